@@ -1,0 +1,264 @@
+"""Compare a learner's observation with the reference's and find the first difference.
+
+Pure Python on plain data (no torch): grade.py's parent process decides the score with this,
+so nothing the learner's code patches can change a verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+# Default tolerances by dtype (as torch.testing uses); exact for everything else.
+TOLERANCES = {
+    "torch.float16": (1e-3, 1e-5), "torch.bfloat16": (1.6e-2, 1e-5),
+    "torch.float32": (1.3e-6, 1e-5), "torch.complex64": (1.3e-6, 1e-5),
+    "torch.float64": (1e-7, 1e-7), "torch.complex128": (1e-7, 1e-7),
+    "float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
+    "float": (1e-6, 1e-6),
+}
+
+TENSOR_ORDER = ("shape", "dtype", "device", "values", "requires_grad", "leaf", "history", "contiguous")
+INPUT_ASPECTS = frozenset(("shape", "dtype", "device", "values", "requires_grad", "same_object", "grad"))
+
+
+@dataclass
+class Difference:
+    """The first thing that differed: ``aspect`` picks the pitfall text, ``key`` the message."""
+
+    aspect: str
+    key: str
+    fields: dict = field(default_factory=dict)
+    where: dict = field(default_factory=dict)   # {"key": "where.input", "name": "x", "path": "[0]"}
+
+
+@dataclass
+class Tolerance:
+    rtol: float | None = None
+    atol: float | None = None
+
+    def for_dtype(self, dtype: str) -> tuple[float, float] | None:
+        default = TOLERANCES.get(dtype)
+        if default is None:
+            return None
+        return (self.rtol if self.rtol is not None else default[0],
+                self.atol if self.atol is not None else default[1])
+
+
+def _kind_name(desc: dict) -> str:
+    kind = desc.get("kind")
+    if kind in ("list", "tuple", "dict", "namedtuple"):
+        return f"a {desc.get('class', kind)} of {len(desc.get('items', []))}"
+    if kind == "tensor":
+        return "a torch.Tensor" if desc.get("class") == "Tensor" else f"a {desc.get('class')}"
+    if kind == "ndarray":
+        return "a NumPy array"
+    if kind == "none":
+        return "None"
+    if kind in ("object", "tensor-subclass", "module"):
+        return f"a {desc.get('class')}"
+    return f"a {kind}"
+
+
+def _first_value_difference(yours, expected, tolerance, index=()):
+    """Walk two nested lists; return (index, yours, expected) of the first mismatch or None."""
+    if isinstance(expected, list) and isinstance(yours, list):
+        if len(yours) != len(expected):
+            return index, f"{len(yours)} items", f"{len(expected)} items"
+        for i, (y, e) in enumerate(zip(yours, expected)):
+            found = _first_value_difference(y, e, tolerance, index + (i,))
+            if found:
+                return found
+        return None
+    return None if _close(yours, expected, tolerance) else (index, yours, expected)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _close(yours, expected, tolerance) -> bool:
+    """Equal within tolerance (numbers) or exactly equal (everything else); NaN equals NaN."""
+    if tolerance is None or not _is_number(expected) or not _is_number(yours):
+        if isinstance(yours, float) and isinstance(expected, float) and math.isnan(yours) and math.isnan(expected):
+            return True
+        return type(yours) is type(expected) and yours == expected or \
+            _is_number(yours) and _is_number(expected) and yours == expected
+    rtol, atol = tolerance
+    y, e = float(yours), float(expected)
+    if math.isnan(e) or math.isnan(y):
+        return math.isnan(e) and math.isnan(y)
+    if math.isinf(e) or math.isinf(y):
+        return y == e
+    return abs(y - e) <= atol + rtol * abs(e)
+
+
+def _show(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, str):
+        return value
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _index_text(index) -> str:
+    return "[" + ", ".join(str(i) for i in index) + "]" if index else "[]"
+
+
+def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: dict) -> Difference | None:
+    """First difference between two descriptions, looking only at ``aspects``."""
+    y_kind, e_kind = yours.get("kind"), expected.get("kind")
+    if y_kind == "tensor-subclass":
+        return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
+    # A tensor and an nn.Parameter are interchangeable; other classes must match.
+    if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
+        return Difference("kind", "aspect.kind", {"yours": _kind_name(yours), "expected": _kind_name(expected)}, where)
+    if e_kind == "tensor":
+        return _compare_tensor(yours, expected, aspects, tolerance, where)
+    if e_kind == "ndarray":
+        return _compare_tensor(yours, expected, aspects & {"shape", "dtype", "values"}, tolerance, where)
+    if e_kind in ("list", "tuple", "namedtuple"):
+        y_items, e_items = yours["items"], expected["items"]
+        if len(y_items) != len(e_items):
+            return Difference("shape", "aspect.length", {"yours": len(y_items), "expected": len(e_items)}, where)
+        for i, (y, e) in enumerate(zip(y_items, e_items)):
+            found = compare(y, e, aspects, tolerance, _extend(where, f"[{i}]"))
+            if found:
+                return found
+        return None
+    if e_kind == "dict":
+        if yours["keys"] != expected["keys"] and sorted(yours["keys"]) != sorted(expected["keys"]):
+            return Difference("kind", "aspect.keys", {"yours": ", ".join(yours["keys"]) or "none",
+                                                      "expected": ", ".join(expected["keys"])}, where)
+        y_by_key = dict(zip(yours["keys"], yours["items"]))
+        for key, e in zip(expected["keys"], expected["items"]):
+            found = compare(y_by_key[key], e, aspects, tolerance, _extend(where, f"[{key}]"))
+            if found:
+                return found
+        return None
+    if e_kind == "module":
+        if yours["training"] != expected["training"]:
+            return Difference("training", "aspect.training",
+                              {"yours": _show(yours["training"]), "expected": _show(expected["training"])}, where)
+        for group in ("params", "buffers"):
+            for (name, y), (_, e) in zip(yours[group], expected[group]):
+                found = compare(y, e, aspects & {"shape", "dtype", "device", "values"}, tolerance,
+                                _extend(where, f".{name}"))
+                if found:
+                    return found
+        return None
+    if e_kind in ("int", "float", "bool", "str", "complex", "numpy-scalar", "device", "dtype"):
+        if e_kind == "numpy-scalar" and yours.get("dtype") != expected.get("dtype") and "dtype" in aspects:
+            return Difference("dtype", "aspect.dtype", {"yours": yours["dtype"], "expected": expected["dtype"]}, where)
+        tol = tolerance.for_dtype("float") if e_kind in ("float", "complex", "numpy-scalar") else None
+        found = _first_value_difference(yours.get("value"), expected.get("value"), tol)
+        if found:
+            return Difference("values", "aspect.value",
+                              {"yours": _show(yours.get("value")), "expected": _show(expected.get("value"))}, where)
+        return None
+    if e_kind == "error" or y_kind == "error":
+        return Difference("raises", "aspect.raises", {"error": _error_text(yours.get("error", {}))}, where)
+    return None
+
+
+def _compare_tensor(yours, expected, aspects, tolerance, where):
+    for aspect in TENSOR_ORDER:
+        if aspect not in aspects:
+            continue
+        y, e = yours.get(aspect), expected.get(aspect)
+        if aspect == "values":
+            if y is None or e is None:
+                continue   # meta tensors carry no values
+            found = _first_value_difference(y, e, tolerance.for_dtype(expected["dtype"]))
+            if found:
+                index, y_value, e_value = found
+                return Difference("values", "aspect.values", {"index": _index_text(index), "yours": _show(y_value),
+                                                              "expected": _show(e_value)}, where)
+        elif y != e:
+            shown = {"yours": _show(tuple(y) if aspect == "shape" else y),
+                     "expected": _show(tuple(e) if aspect == "shape" else e)}
+            return Difference(aspect, f"aspect.{aspect}", shown, where)
+    for aspect in ("same_object",):
+        if aspect in aspects and aspect in expected and yours.get(aspect) != expected[aspect]:
+            return Difference("inputs", "aspect.same_object",
+                              {"yours": yours.get(aspect), "expected": expected[aspect]}, where)
+    if "grad" in aspects and "grad" in expected:
+        y_grad, e_grad = yours.get("grad"), expected["grad"]
+        if (y_grad is None) != (e_grad is None):
+            return Difference("inputs", "aspect.value", {"yours": "None" if y_grad is None else "a tensor",
+                                                         "expected": "None" if e_grad is None else "a tensor"},
+                              _extend(where, ".grad"))
+        if e_grad is not None:
+            return _compare_tensor(y_grad, e_grad, aspects & {"shape", "values"}, tolerance, _extend(where, ".grad"))
+    return None
+
+
+def _extend(where: dict, suffix: str) -> dict:
+    return {**where, "path": where.get("path", "") + suffix}
+
+
+def _error_text(error: dict) -> str:
+    text = f"{error.get('type', 'Exception')}: {error.get('message', '')}"
+    return text + (f"\n    at {error['where']}" if error.get("where") else "")
+
+
+def _relabel(found: Difference | None, aspect: str) -> Difference | None:
+    """Attribute a difference found deep inside a check to the check that found it."""
+    if found is not None and found.aspect in TENSOR_ORDER + ("kind", "inputs", "subclass", "training"):
+        found.aspect = aspect
+    return found
+
+
+def compare_case(yours: dict, expected: dict, aspects, tolerance: Tolerance) -> Difference | None:
+    """First difference between two observations of the same case."""
+    aspects = frozenset(aspects)
+    if "raised" in yours:
+        return Difference("raises", "aspect.raises", {"error": _error_text(yours["raised"])}, {})
+    result_where = {"key": "where.result"}
+    found = compare(yours["result"], expected["result"], aspects, tolerance, result_where)
+    if found:
+        return found
+    names = expected.get("names", [])
+    if "inputs" in aspects:
+        for i, (y, e) in enumerate(zip(yours["inputs"], expected["inputs"])):
+            where = {"key": "where.input", "name": names[i] if i < len(names) else f"arg{i}"}
+            found = _relabel(compare(y, e, INPUT_ASPECTS, tolerance, where), "inputs")
+            if found:
+                return found
+    if "grad" in aspects and "grad" in expected:
+        y, e = yours["grad"], expected["grad"]
+        if y["backward"] != e["backward"]:
+            return Difference("grad", "aspect.backward", {"yours": y["backward"], "expected": e["backward"]}, {})
+        for i, (y_grad, e_grad) in enumerate(zip(y.get("grads", []), e.get("grads", []))):
+            where = {"key": "where.grad", "name": _leaf_name(expected, i)}
+            found = _relabel(compare(y_grad, e_grad, frozenset(("shape", "values")), tolerance, where), "grad")
+            if found:
+                return found
+    if "independent" in aspects and "after_input_write" in expected:
+        first_name = names[0] if names else "x"
+        found = _relabel(compare(yours["after_input_write"], expected["after_input_write"], frozenset(("values",)),
+                                 tolerance, {"key": "where.after_input_write", "name": first_name}), "independent")
+        if found:
+            return found
+        y_inputs, e_inputs = yours["after_result_write"], expected["after_result_write"]
+        if isinstance(e_inputs, list) and isinstance(y_inputs, list):
+            for i, (y, e) in enumerate(zip(y_inputs, e_inputs)):
+                where = {"key": "where.after_result_write", "name": names[i] if i < len(names) else f"arg{i}"}
+                found = _relabel(compare(y, e, frozenset(("values",)), tolerance, where), "independent")
+                if found:
+                    return found
+    if "rng" in aspects and "rng_changed" in expected and yours.get("rng_changed") != expected["rng_changed"]:
+        return Difference("rng", "aspect.rng", {"yours": yours.get("rng_changed"), "expected": expected["rng_changed"]})
+    for name, e in expected.get("probes", {}).items():
+        y = yours.get("probes", {}).get(name, {"kind": "none"})
+        found = _relabel(compare(y, e, frozenset(("shape", "dtype", "device", "values")), tolerance,
+                                 {"key": "where.probe", "name": name}), name)
+        if found:
+            return found
+    return None
+
+
+def _leaf_name(observation: dict, index: int) -> str:
+    leaves = observation["grad"].get("leaves") or []
+    return leaves[index] if index < len(leaves) else f"input {index}"

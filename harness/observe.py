@@ -1,0 +1,434 @@
+"""Run a function on fresh inputs and record everything observable about it as plain data.
+
+The record (an *observation*) holds only lists, numbers and strings, so it can be sent between
+processes, stored in an answer key and compared without torch. Tensor facts are read through
+``torch._C.TensorBase`` with ``__torch_function__`` disabled: learner code can patch
+``torch.Tensor`` or return a subclass, but it cannot change what is read here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import inspect
+import io
+import os
+import random
+import sys
+import traceback
+import warnings
+
+import numpy as np
+import torch
+
+from .spec import Call, Case, Function
+
+_Base = torch._C.TensorBase
+_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+_no_torch_function = torch._C.DisableTorchFunction
+_WARNING_FILTERS = list(warnings.filters)
+_get_rng_state = torch.get_rng_state
+_manual_seed = torch.manual_seed
+_autograd_backward = torch.autograd.backward
+
+OUTPUT_LIMIT = 2000          # characters of printed output kept per call
+SMALL_TENSOR = 8             # tensors up to this many elements are shown with their values
+
+
+# ---------------------------------------------------------------------------------------------
+# Global state
+
+
+def reset_global_state() -> None:
+    """Put torch, NumPy and Python back into a known state before every call, so that what one
+    function (or one learner's experiment) set cannot leak into the next."""
+    torch.set_grad_enabled(True)
+    torch.set_default_dtype(torch.float32)
+    if hasattr(torch, "set_default_device"):
+        torch.set_default_device(None)
+    torch.autograd.set_detect_anomaly(False)
+    _manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
+    warnings.filters[:] = _WARNING_FILTERS
+
+
+def rng_digest() -> str:
+    """A fingerprint of the global torch CPU RNG state."""
+    return hashlib.sha1(bytes(_Base.tolist(_get_rng_state()))).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Describing objects
+
+
+def _plain(value):
+    """Make tolist() output JSON-friendly: complex numbers become [real, imag]."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, complex):
+        return [value.real, value.imag]
+    return value
+
+
+def _device_name(device) -> str:
+    return "cuda" if device.type == "cuda" else device.type
+
+
+def _tensor_values(t):
+    if _Base.device.__get__(t).type == "meta":
+        return None
+    return _plain(_Base.tolist(_Base.cpu(_Base.detach(t))))
+
+
+def describe(obj, *, before: dict | None = None, path: str = "", depth: int = 0) -> dict:
+    """Plain-data description of ``obj``.
+
+    ``before`` maps paths to (id, data pointer) recorded before the call; when given, tensors
+    also report whether they are still the same object in the same memory, and their ``.grad``.
+    """
+    with _no_torch_function():
+        return _describe(obj, before, path, depth)
+
+
+def _describe(obj, before, path, depth):
+    kind = type(obj)
+    if depth > 12:
+        return {"kind": "object", "class": "too deeply nested"}
+    if kind in _PLAIN_TENSORS:
+        desc = {
+            "kind": "tensor",
+            "class": kind.__name__,
+            "shape": list(_Base.shape.__get__(obj)),
+            "dtype": str(_Base.dtype.__get__(obj)),
+            "device": _device_name(_Base.device.__get__(obj)),
+            "requires_grad": bool(_Base.requires_grad.__get__(obj)),
+            "leaf": bool(_Base.is_leaf.__get__(obj)),
+            "history": _Base.grad_fn.__get__(obj) is not None,
+            "contiguous": bool(_Base.is_contiguous(obj)),
+            "values": _tensor_values(obj),
+        }
+        if before is not None:
+            desc["same_object"] = before.get(path) == _identity(obj)
+            grad = _Base.grad.__get__(obj)
+            desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
+        return desc
+    if isinstance(obj, torch.Tensor):
+        return {"kind": "tensor-subclass", "class": kind.__name__}
+    if kind is np.ndarray:
+        return {"kind": "ndarray", "shape": list(obj.shape), "dtype": str(obj.dtype),
+                "values": _plain(obj.tolist()) if obj.dtype != object else None}
+    if isinstance(obj, np.generic):
+        return {"kind": "numpy-scalar", "dtype": str(obj.dtype), "value": _plain(obj.item())}
+    if obj is None:
+        return {"kind": "none"}
+    if kind in (bool, int, float, str):
+        return {"kind": kind.__name__, "value": obj}
+    if kind is complex:
+        return {"kind": "complex", "value": [obj.real, obj.imag]}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return {"kind": "namedtuple", "class": kind.__name__,
+                "items": [_describe(v, before, f"{path}.{n}", depth + 1) for n, v in zip(obj._fields, obj)]}
+    if kind in (list, tuple):
+        return {"kind": kind.__name__,
+                "items": [_describe(v, before, f"{path}[{i}]", depth + 1) for i, v in enumerate(obj)]}
+    if kind is dict:
+        return {"kind": "dict", "keys": [repr(k) for k in obj],
+                "items": [_describe(v, before, f"{path}[{k!r}]", depth + 1) for k, v in obj.items()]}
+    if isinstance(obj, torch.nn.Module):
+        return {
+            "kind": "module", "class": kind.__name__,
+            "training": [m.training for m in obj.modules()],
+            "params": [[n, _describe(p, None, "", depth + 1)] for n, p in obj.named_parameters()],
+            "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
+        }
+    if kind is torch.device:
+        return {"kind": "device", "value": _device_name(obj)}
+    if kind is torch.dtype:
+        return {"kind": "dtype", "value": str(obj)}
+    return {"kind": "object", "class": kind.__name__}
+
+
+def _identity(t) -> tuple:
+    ptr = 0 if _Base.device.__get__(t).type == "meta" else _Base.data_ptr(t)
+    return (id(t), ptr)
+
+
+def _tensors_by_path(obj, path="", found=None) -> dict:
+    """Every plain tensor inside ``obj`` (lists, tuples, dicts), by the path ``describe`` uses."""
+    found = {} if found is None else found
+    if type(obj) in _PLAIN_TENSORS:
+        found[path] = obj
+    elif isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        for name, v in zip(obj._fields, obj):
+            _tensors_by_path(v, f"{path}.{name}", found)
+    elif type(obj) in (list, tuple):
+        for i, v in enumerate(obj):
+            _tensors_by_path(v, f"{path}[{i}]", found)
+    elif type(obj) is dict:
+        for k, v in obj.items():
+            _tensors_by_path(v, f"{path}[{k!r}]", found)
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Showing the learner's call
+
+
+def render(obj, depth: int = 0) -> str:
+    """A short, readable rendering of an argument, for the "Called ..." line."""
+    with _no_torch_function():
+        return _render(obj, depth)
+
+
+def _render(obj, depth):
+    kind = type(obj)
+    if kind in _PLAIN_TENSORS:
+        shape = tuple(_Base.shape.__get__(obj))
+        dtype = str(_Base.dtype.__get__(obj)).replace("torch.", "")
+        device = _Base.device.__get__(obj)
+        extras = [] if dtype == "float32" else [f"dtype={dtype}"]
+        if device.type != "cpu":
+            extras.append(f"device='{_device_name(device)}'")
+        if _Base.requires_grad.__get__(obj):
+            extras.append("requires_grad=True")
+        if not _Base.is_contiguous(obj):
+            extras.append("non-contiguous")
+        numel = _Base.numel(obj)
+        if 0 < numel <= SMALL_TENSOR and device.type != "meta":
+            body = _render_values(_tensor_values(obj))
+        else:
+            body = f"<shape {shape}>"
+        return f"tensor({', '.join([body] + extras)})"
+    if kind is np.ndarray:
+        if 0 < obj.size <= SMALL_TENSOR:
+            return f"np.array({obj.tolist()}, dtype={obj.dtype})"
+        return f"np.ndarray(<shape {obj.shape}>, dtype={obj.dtype})"
+    if depth > 3:
+        return "..."
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        inner = ", ".join(f"{n}={_render(v, depth + 1)}" for n, v in zip(obj._fields, obj))
+        return f"{kind.__name__}({inner})"
+    if kind is list:
+        return "[" + ", ".join(_render(v, depth + 1) for v in obj) + "]"
+    if kind is tuple:
+        inner = ", ".join(_render(v, depth + 1) for v in obj)
+        return f"({inner},)" if len(obj) == 1 else f"({inner})"
+    if kind is dict:
+        return "{" + ", ".join(f"{k!r}: {_render(v, depth + 1)}" for k, v in obj.items()) + "}"
+    if isinstance(obj, torch.nn.Module):
+        children = [type(c).__name__ for c in obj.children()]
+        inner = ", ".join(children) if children else obj.extra_repr()
+        flag = "" if obj.training else ", eval mode"
+        return f"{kind.__name__}({inner}{flag})"
+    if kind is torch.device:
+        return f"torch.device('{obj}')"
+    if callable(obj) and hasattr(obj, "__name__"):
+        return obj.__name__
+    return repr(obj)
+
+
+def _render_values(values):
+    if isinstance(values, list):
+        return "[" + ", ".join(_render_values(v) for v in values) + "]"
+    if isinstance(values, float):
+        return f"{values:.4g}" if values == values else "nan"
+    return repr(values)
+
+
+def render_call(name: str, args, kwargs) -> str:
+    parts = [render(a) for a in args] + [f"{k}={render(v)}" for k, v in kwargs.items()]
+    text = f"{name}({', '.join(parts)})"
+    return text if len(text) <= 400 else text[:397] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# Calling
+
+
+class _Capture(io.StringIO):
+    """Keeps the first OUTPUT_LIMIT characters a call prints and counts the rest."""
+
+    def __init__(self):
+        super().__init__()
+        self.dropped = 0
+
+    def write(self, text):
+        text = str(text)
+        room = OUTPUT_LIMIT - self.tell()
+        if room > 0:
+            super().write(text[:room])
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+
+def _error_record(error: BaseException, learner_file: str | None) -> dict:
+    """What the learner needs to know about an exception: its type, message and their line."""
+    frames = traceback.extract_tb(error.__traceback__)
+    mine = [f for f in frames if learner_file and os.path.samefile(f.filename, learner_file)] \
+        if learner_file and os.path.exists(learner_file) else []
+    frame = mine[-1] if mine else None
+    text = str(error)
+    if len(text) > 500:
+        text = text[:500] + " ..."
+    # A stub is a function whose own line raises NotImplementedError; torch raises it too
+    # (e.g. for meta tensors), and that is a failure, not a todo.
+    last_line = (frames[-1].line or "").strip() if frames else ""
+    record = {"type": type(error).__name__, "message": text,
+              "todo": type(error) is NotImplementedError and last_line.startswith("raise NotImplementedError"),
+              "exit": not isinstance(error, Exception)}
+    if frame:
+        record["where"] = f"{os.path.relpath(frame.filename)}:{frame.lineno}: {(frame.line or '').strip()}"
+    return record
+
+
+def call(fn, args, kwargs, learner_file=None):
+    """Call ``fn`` catching everything (SystemExit, KeyboardInterrupt, pytest.skip too) and
+    capturing what it prints. Returns (result, error record or None, printed text)."""
+    capture = _Capture()
+    old_out, old_err = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = capture
+    try:
+        return fn(*args, **kwargs), None, capture
+    except BaseException as error:  # the learner's failure, whatever it is, is data here
+        return None, _error_record(error, learner_file), capture
+    finally:
+        sys.stdout, sys.stderr = old_out, old_err
+
+
+def _printed(capture: _Capture) -> str:
+    text = capture.getvalue()
+    return text + (f"\n... (+{capture.dropped} characters)" if capture.dropped else "")
+
+
+def parameter_names(fn, count: int) -> list[str]:
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()]
+    except (TypeError, ValueError):
+        names = []
+    return (names + [f"arg{i}" for i in range(len(names), count)])[:count]
+
+
+# ---------------------------------------------------------------------------------------------
+# Poking memory: in-place writes that reveal sharing
+
+
+def poke(obj) -> None:
+    """Change every tensor and array inside ``obj`` in place (no autograd), where possible."""
+    with _no_torch_function(), torch.no_grad():
+        for t in _tensors_by_path(obj).values():
+            if _Base.device.__get__(t).type == "meta":
+                continue
+            try:
+                if _Base.dtype.__get__(t) == torch.bool:
+                    _Base.logical_not_(t)
+                else:
+                    _Base.add_(t, 1)
+            except RuntimeError:
+                pass  # e.g. an expanded view: not writable, so it cannot leak either
+    for a in _arrays(obj):
+        if a.flags.writeable:
+            if a.dtype == bool:
+                np.logical_not(a, out=a)
+            elif a.dtype != object:
+                a += 1
+
+
+def _arrays(obj):
+    if type(obj) is np.ndarray:
+        yield obj
+    elif type(obj) in (list, tuple):
+        for v in obj:
+            yield from _arrays(v)
+    elif type(obj) is dict:
+        for v in obj.values():
+            yield from _arrays(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# Observing one case
+
+
+def _backward(result, args, kwargs, names) -> dict:
+    """Back-propagate result.sum() and report the gradients that reach leaf inputs."""
+    leaves, leaf_names = [], []
+    for name, value in zip(names, list(args) + list(kwargs.values())):
+        for path, t in _tensors_by_path(value).items():
+            if _Base.requires_grad.__get__(t) and _Base.is_leaf.__get__(t):
+                leaves.append(t)
+                leaf_names.append(name + path)
+    if type(result) not in _PLAIN_TENSORS or not _Base.requires_grad.__get__(result):
+        return {"backward": "no graph", "leaves": leaf_names}
+    try:
+        with _no_torch_function():
+            _autograd_backward(_Base.sum(result))
+    except BaseException as error:
+        return {"backward": f"{type(error).__name__}: {str(error)[:300]}", "leaves": leaf_names}
+    grads = [describe(_Base.grad.__get__(t)) for t in leaves]
+    return {"backward": "ok", "leaves": leaf_names, "grads": grads}
+
+
+def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner_file=None) -> dict:
+    """Call ``fn`` on case ``case`` built fresh for ``device`` and record what the spec checks."""
+    target = torch.device(device)
+    reset_global_state()
+    args, kwargs = case.build(seed, target)
+    names = parameter_names(fn, len(args)) + list(kwargs)
+    observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
+    before = _identities(args, kwargs)
+    rng_before = rng_digest() if "rng" in spec.checks else None
+    result, error, printed = call(fn, args, kwargs, learner_file)
+    observation["printed"] = _printed(printed)
+    if error:
+        observation["raised"] = error
+        return observation
+    observation["result"] = describe(result)
+    if rng_before is not None:
+        observation["rng_changed"] = rng_digest() != rng_before
+    observation["inputs"] = [describe(a, before=before, path=f"{i}") for i, a in enumerate(args)] + \
+        [describe(v, before=before, path=k) for k, v in kwargs.items()]
+    for probe in spec.probes:
+        value, probe_error, _ = call(probe.observe, (Call(fn, args, kwargs, result),), {}, learner_file)
+        observation.setdefault("probes", {})[probe.name] = \
+            describe(value) if probe_error is None else {"kind": "error", "error": probe_error}
+    if "grad" in spec.checks:
+        observation["grad"] = _backward(result, args, kwargs, names)
+    if "independent" in spec.checks and device != "meta":
+        observation["after_input_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=True)
+        observation["after_result_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=False)
+    return observation
+
+
+def _identities(args, kwargs) -> dict:
+    found = {}
+    for i, a in enumerate(args):
+        found.update(_tensors_by_path(a, f"{i}"))
+    for k, v in kwargs.items():
+        found.update(_tensors_by_path(v, k))
+    return {path: _identity(t) for path, t in found.items()}
+
+
+def _after_write(fn, case, seed, target, learner_file, poke_inputs: bool):
+    """A fresh call, then an in-place write to the inputs (or the result); what the other shows."""
+    reset_global_state()
+    args, kwargs = case.build(seed, target)
+    result, error, _ = call(fn, args, kwargs, learner_file)
+    if error:
+        return {"kind": "error", "error": error}
+    if poke_inputs:
+        poke([args, kwargs])
+        return describe(result)
+    poke(result)
+    return [describe(a) for a in args] + [describe(v) for v in kwargs.values()]
+
+
+def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None) -> list[dict]:
+    """Observations of every case of ``spec`` on ``device``; stops early on a stub."""
+    observations = []
+    for index, case in enumerate(spec.cases):
+        observation = observe_case(fn, spec, case, spec.seed(kata, index), device, learner_file)
+        observations.append(observation)
+        if observation.get("raised", {}).get("todo") or observation.get("raised", {}).get("exit"):
+            break
+    reset_global_state()
+    return observations

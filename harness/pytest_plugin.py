@@ -1,0 +1,108 @@
+"""pytest integration: each ``KATA`` declared in a test module becomes one item per function and
+device, graded by the harness and reported in the learner's terms (no harness frames)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from .catalog import load_curriculum
+from .report import render
+from .runner import ROOT, cuda_available, grade_function, load_module
+from .spec import Kata
+from .text import LANGUAGES, default_language, message
+
+
+class KataFailure(Exception):
+    """A learner-facing failure; its text is the whole report."""
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("katas")
+    group.addoption("--solutions", default="katas", metavar="DIR",
+                    help="folder of solutions to check (default: katas; 'reference' checks the reference)")
+    group.addoption("--lang", default=None, choices=LANGUAGES, help="language of the reports (en or zh)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cuda: needs a CUDA GPU; skipped when there is none")
+    config.addinivalue_line("markers", "points(n): the points the checked function is worth")
+
+
+@lru_cache(maxsize=None)
+def _function_info():
+    return {f.qualified: f for kata in load_curriculum() for f in kata.functions}
+
+
+@lru_cache(maxsize=None)
+def _module(path: str, mtime: float):
+    return load_module(Path(path))
+
+
+def _load(path: Path):
+    """A kata module (cached until the file changes); raises KataFailure in the learner's terms."""
+    return _module(str(path), path.stat().st_mtime)
+
+
+def pytest_pycollect_makeitem(collector, name, obj):
+    if name != "KATA" or not isinstance(obj, Kata):
+        return None
+    items = []
+    for function in obj.functions:
+        for device in function.devices:
+            item = KataItem.from_parent(collector, name=f"{function.name}[{device}]",
+                                        kata=obj.name, function=function, device=device)
+            if device == "cuda":
+                item.add_marker(pytest.mark.cuda)
+            info = _function_info().get(f"{obj.name}.{function.name}")
+            item.add_marker(pytest.mark.points(info.points if info else 1))
+            items.append(item)
+    return items
+
+
+class KataItem(pytest.Item):
+    """One kata function checked on one device."""
+
+    def __init__(self, *, kata, function, device, **kwargs):
+        super().__init__(**kwargs)
+        self.kata, self.function, self.device = kata, function, device
+
+    def _lang(self) -> str:
+        return self.config.getoption("--lang") or default_language()
+
+    def runtest(self):
+        if self.device == "cuda" and not cuda_available():
+            pytest.skip(message("skipped.cuda", self._lang()))
+        info = _function_info()[f"{self.kata}.{self.function.name}"]
+        solutions = Path(self.config.getoption("--solutions"))
+        solutions_dir = solutions if solutions.is_absolute() else Path(self.config.rootpath) / solutions
+        learner_file = solutions_dir / f"{self.kata}.py"
+        shown_file = os.path.relpath(learner_file, self.config.rootpath)
+        lang = self._lang()
+        if not learner_file.exists():
+            raise KataFailure(message("error.no_file", lang, file=shown_file))
+        try:
+            learner = _load(learner_file)
+        except SyntaxError as error:
+            raise KataFailure(message("error.syntax", lang, file=shown_file, line=error.lineno, error=error.msg))
+        except BaseException as error:  # whatever importing learner code raises is reported, not crashed on
+            raise KataFailure(message("error.import", lang, file=shown_file, error=f"{type(error).__name__}: {error}"))
+        learner_fn = getattr(learner, self.function.name, None)
+        if not callable(learner_fn):
+            raise KataFailure(message("error.not_found", lang, file=shown_file, function=self.function.name))
+        reference = _load(ROOT / "reference" / f"{self.kata}.py")
+        verdict = grade_function(self.function, self.kata, learner_fn, getattr(reference, self.function.name),
+                                 str(learner_file), devices=[self.device])
+        if verdict.status != "passed":
+            raise KataFailure(render(verdict, info, lang, solutions=os.path.relpath(solutions_dir, self.config.rootpath)))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, KataFailure):
+            return f"{self.kata}.{self.function.name} [{self.device}]\n{excinfo.value}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.kata}.{self.function.name}[{self.device}]"

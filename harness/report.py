@@ -1,0 +1,110 @@
+"""Verdicts, and the learner's message for each: their call, what differed, the pitfall, a hint.
+
+Pure Python: used by grade.py's parent process as well as by pytest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .catalog import FunctionInfo
+from .compare import Difference, Tolerance, compare_case
+from .text import MESSAGES, message, pick
+
+STATUSES = ("passed", "failed", "error", "todo")
+
+
+@dataclass
+class Verdict:
+    """The outcome for one function. ``difference`` and ``call`` explain a failure;
+    ``reason`` (a message key with fields) explains an error or a todo."""
+
+    status: str
+    device: str = ""
+    call: str = ""
+    label: str | None = None
+    difference: Difference | None = None
+    reason: tuple = ()            # (message key, fields)
+    printed: str = ""
+    skipped: list = field(default_factory=list)   # devices not available here (e.g. cuda)
+
+
+def judge(checks, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
+    """Compare the learner's observations with the reference's, device by device, case by case.
+
+    ``yours`` and ``expected`` map a device name to its list of case observations.
+    """
+    for device, expected_cases in expected.items():
+        your_cases = yours.get(device, [])
+        for index, e in enumerate(expected_cases):
+            if "raised" in e:
+                return Verdict("error", device, e.get("call", ""),
+                               reason=("error.reference", {"error": e["raised"]["message"]}))
+            if index >= len(your_cases):
+                break
+            y = your_cases[index]
+            raised = y.get("raised", {})
+            if raised.get("todo"):
+                return Verdict("todo", device, y["call"], printed=y.get("printed", ""))
+            if raised.get("exit"):
+                return Verdict("error", device, y["call"], printed=y.get("printed", ""),
+                               reason=("error.exit", {"error": f"{raised['type']}: {raised['message']}"}))
+            found = compare_case(y, e, checks, tolerance)
+            if found:
+                return Verdict("failed", device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
+    return Verdict("passed")
+
+
+def _where_text(where: dict, lang: str) -> str:
+    if not where:
+        return ""
+    return message(where["key"], lang, name=where.get("name", "")) + where.get("path", "")
+
+
+def _difference_text(found: Difference, lang: str) -> str:
+    fields = dict(found.fields)
+    if found.key == "aspect.rng":
+        fields = {k: message("rng.changed" if v else "rng.unchanged", lang) for k, v in fields.items()}
+    if found.key == "aspect.backward":
+        names = {"ok": "backward.ok", "no graph": "backward.no_graph"}
+        fields = {k: message(names[v], lang) if v in names else v for k, v in fields.items()}
+    return message(found.key, lang, where=_where_text(found.where, lang), **fields)
+
+
+def pitfall_text(info: FunctionInfo, found: Difference | None, label: str | None, lang: str) -> str:
+    """The pitfall that explains ``found``, with the tutorial section to read."""
+    aspect = found.aspect if found else "default"
+    text = info.pitfall(aspect, label)
+    if text is None:
+        text = MESSAGES.get(f"generic.{aspect}") or MESSAGES["generic.default"]
+    section = f"（{message('tutorial', lang)} {info.section}）" if lang == "zh" else \
+        f" ({message('tutorial', lang)} {info.section})"
+    return pick(text, lang) + section
+
+
+def render(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions: str = "katas",
+           hint: bool = True) -> str:
+    """The learner's message for ``verdict`` (empty for a pass)."""
+    if verdict.status == "passed":
+        return ""
+    file = f"{solutions}/{info.kata}.py"
+    if verdict.status == "todo":
+        return message("todo.message", lang, function=info.name, file=file)
+    lines = []
+    colon = "：" if lang == "zh" else ": "
+    if verdict.call:
+        device = f"   [{message('on_device', lang)}: {verdict.device}]" if verdict.device else ""
+        lines.append(f"{message('called', lang)}{colon}{verdict.call}{device}")
+    if verdict.status == "error":
+        key, fields = verdict.reason
+        lines.append(message(key, lang, **{"file": file, "function": info.name, **fields}))
+    else:
+        lines.append(f"{message('differs', lang)}{colon}{_difference_text(verdict.difference, lang)}")
+        lines.append(f"{message('pitfall', lang)}{colon}{pitfall_text(info, verdict.difference, verdict.label, lang)}")
+        if hint and info.hints:
+            lines.append(f"{message('hint', lang)}{colon}{info.hint(1, lang)}")
+    if verdict.printed:
+        printed = verdict.printed if len(verdict.printed) <= 300 else verdict.printed[:300] + " " + \
+            message("truncated", lang)
+        lines.append(f"{message('printed', lang)}{colon}{printed.rstrip()}")
+    return "\n".join(lines)

@@ -1,0 +1,82 @@
+"""Load kata modules and grade functions in one process.
+
+Used by the pytest plugin, by the self-tests, and by the grading child (which observes here
+and leaves the judging to grade.py's parent).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+
+import torch
+
+from .compare import Tolerance
+from .observe import observe_function
+from .report import Verdict, judge
+from .spec import Function, Kata
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS_DIR = ROOT / "tests"
+_counter = itertools.count()
+
+
+def load_module(path: Path, name: str | None = None):
+    """Import the file at ``path`` as a fresh module (never a cached one), whatever its folder."""
+    name = name or f"_kata_module_{next(_counter)}_{Path(path).stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def load_kata_spec(kata: str, tests_dir: Path = TESTS_DIR) -> Kata:
+    """The ``Kata`` declared by ``tests/test_<kata>.py``."""
+    module = load_module(Path(tests_dir) / f"test_{kata}.py", f"_kata_tests_{kata}")
+    return module.KATA
+
+
+def cuda_available() -> bool:
+    try:
+        return torch.cuda.is_available()
+    except Exception:
+        return False
+
+
+def devices_for(spec: Function) -> tuple[list[str], list[str]]:
+    """(devices to check here, devices skipped because this machine lacks them)."""
+    usable = [d for d in spec.devices if d != "cuda" or cuda_available()]
+    return usable, [d for d in spec.devices if d not in usable]
+
+
+def tolerance_of(spec: Function) -> Tolerance:
+    return Tolerance(spec.rtol, spec.atol)
+
+
+def observe_devices(fn, spec: Function, kata: str, devices, learner_file=None) -> dict:
+    """Observations of ``fn`` on every case, for each device in ``devices``."""
+    observed = {}
+    for device in devices:
+        observed[device] = observe_function(fn, spec, kata, device, learner_file)
+        if any(o.get("raised", {}).get("todo") for o in observed[device]):
+            break
+    return observed
+
+
+def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_file=None,
+                   devices=None) -> Verdict:
+    """Grade ``learner_fn`` against ``reference_fn`` in this process."""
+    usable, skipped = devices_for(spec)
+    devices = usable if devices is None else devices
+    expected = observe_devices(reference_fn, spec, kata, devices)
+    yours = observe_devices(learner_fn, spec, kata, devices, learner_file)
+    verdict = judge(spec.checks, tolerance_of(spec), yours, expected)
+    verdict.skipped = skipped
+    return verdict

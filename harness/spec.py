@@ -1,0 +1,208 @@
+"""The declarative vocabulary of kata tests: cases, input recipes, aspects and probes.
+
+A kata test module builds one ``Kata`` listing a ``Function`` per kata function: its seeded
+cases, the devices it is checked on, and the aspects of behaviour its contract cares about.
+Everything else (running learner and reference on identical fresh inputs, observing,
+comparing and explaining) is the harness's job.
+"""
+
+from __future__ import annotations
+
+import copy
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+# Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked.
+BASIC = ("shape", "dtype", "device", "values", "inputs")
+ALL_ASPECTS = frozenset(BASIC + (
+    "requires_grad",   # result tensors' requires_grad flag
+    "leaf",            # result tensors are autograd leaves
+    "history",         # result tensors carry a grad_fn
+    "contiguous",      # result tensors' is_contiguous()
+    "grad",            # backward() through the result, gradients reaching the inputs
+    "independent",     # in-place writes to the inputs show in the result, and the other way
+    "rng",             # whether the call changed the global torch RNG state
+))
+
+DEVICES = ("cpu", "meta", "cuda")
+
+
+class Recipe:
+    """A lazily built input: a fresh object for every call, from the case's seeded generator."""
+
+    def __init__(self, build: Callable[[torch.Generator, torch.device], Any]):
+        self._build = build
+
+    def build(self, generator: torch.Generator, device: torch.device):
+        return self._build(generator, device)
+
+
+def _placed(tensor: torch.Tensor, device, test_device) -> torch.Tensor:
+    return tensor.to(test_device if device is None else torch.device(device))
+
+
+def randn(*shape, dtype=torch.float32, device=None, scale: float = 1.0, requires_grad=False) -> Recipe:
+    """Standard normal values (times ``scale``); on the test device unless ``device`` is given."""
+    def build(gen, test_device):
+        t = _placed(torch.randn(shape, generator=gen, dtype=torch.float64) * scale, device, test_device)
+        return t.to(dtype).requires_grad_(requires_grad)
+    return Recipe(build)
+
+
+def rand(*shape, low: float = 0.0, high: float = 1.0, dtype=torch.float32, device=None) -> Recipe:
+    """Uniform values in [low, high)."""
+    def build(gen, test_device):
+        t = torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low
+        return _placed(t, device, test_device).to(dtype)
+    return Recipe(build)
+
+
+def randint(low: int, high: int, *shape, dtype=torch.int64, device=None) -> Recipe:
+    """Whole numbers in [low, high), stored as ``dtype`` (which may be a float dtype)."""
+    def build(gen, test_device):
+        t = torch.randint(low, high, shape, generator=gen, dtype=torch.int64)
+        return _placed(t, device, test_device).to(dtype)
+    return Recipe(build)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False) -> Recipe:
+    """A tensor with the given values (a fresh copy each call)."""
+    def build(gen, test_device):
+        t = _placed(torch.tensor(data, dtype=dtype), device, test_device)
+        return t.requires_grad_(requires_grad)
+    return Recipe(build)
+
+
+def array(source, dtype=None) -> Recipe:
+    """A NumPy array built from plain data or from a tensor recipe (always on the CPU)."""
+    def build(gen, test_device):
+        data = source.build(gen, torch.device("cpu")) if isinstance(source, Recipe) else source
+        if isinstance(data, torch.Tensor):
+            data = data.numpy()
+        return np.array(data, dtype=dtype)
+    return Recipe(build)
+
+
+def transposed(source: Recipe) -> Recipe:
+    """The transpose of a 2-D recipe: a non-contiguous view, as real code often passes."""
+    return Recipe(lambda gen, device: source.build(gen, device).t())
+
+
+def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, train: bool | None = None) -> Recipe:
+    """A freshly initialised module: same seed, same weights, for learner and reference alike."""
+    def build(gen, test_device):
+        seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            model = factory()
+        model = model.to(test_device if device is None else torch.device(device))
+        if dtype is not None:
+            model = model.to(dtype)
+        if train is not None:
+            model.train(train)
+        return model
+    return Recipe(build)
+
+
+def custom(build: Callable[[torch.Generator, torch.device], Any]) -> Recipe:
+    """Any other input: ``build(generator, device)`` returns a fresh object."""
+    return Recipe(build)
+
+
+DEVICE = Recipe(lambda gen, device: device)
+"""Stands for the test device itself (a ``torch.device``)."""
+
+
+def build_value(value, generator, device):
+    """Build a case argument: recipes are built, containers rebuilt, anything else deep-copied."""
+    if isinstance(value, Recipe):
+        return value.build(generator, device)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        return type(value)(*(build_value(v, generator, device) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(build_value(v, generator, device) for v in value)
+    if isinstance(value, dict):
+        return {k: build_value(v, generator, device) for k, v in value.items()}
+    return copy.deepcopy(value)
+
+
+class Case:
+    """One call: positional and keyword arguments, possibly holding recipes.
+
+    ``label`` names the situation the case creates (e.g. ``"stale_grads"``); the curriculum
+    may give that label its own pitfall text.
+    """
+
+    def __init__(self, *args, label: str | None = None, **kwargs):
+        self.args = args
+        self.kwargs = kwargs
+        self.label = label
+
+    def build(self, seed: int, device: torch.device):
+        """Fresh arguments for one call, identical for every call with the same seed and device."""
+        generator = torch.Generator().manual_seed(seed)
+        args = [build_value(a, generator, device) for a in self.args]
+        kwargs = {k: build_value(v, generator, device) for k, v in self.kwargs.items()}
+        return args, kwargs
+
+
+@dataclass
+class Call:
+    """What a probe sees: the function that was called, its arguments (after the call) and result."""
+
+    fn: Callable
+    args: list
+    kwargs: dict
+    result: Any
+
+
+@dataclass
+class Probe:
+    """An extra observation after the call: ``observe(call)`` returns what to compare between
+    learner and reference (tensors, arrays, numbers, containers). ``name`` is also the key of
+    the pitfall text in the curriculum for a difference it finds."""
+
+    name: str
+    observe: Callable[[Call], Any]
+
+
+@dataclass
+class Function:
+    """How one kata function is checked."""
+
+    name: str
+    cases: list
+    checks: tuple = BASIC
+    devices: tuple = ("cpu",)
+    rtol: float | None = None
+    atol: float | None = None
+    probes: tuple = ()
+    timeout: float | None = None   # seconds for all of its cases, when the default is too tight
+
+    def __post_init__(self):
+        unknown = set(self.checks) - ALL_ASPECTS
+        if unknown:
+            raise ValueError(f"{self.name}: unknown aspects {sorted(unknown)}")
+        if not set(self.devices) <= set(DEVICES):
+            raise ValueError(f"{self.name}: devices must be among {DEVICES}")
+        if not self.cases:
+            raise ValueError(f"{self.name}: needs at least one case")
+
+    def seed(self, kata: str, index: int) -> int:
+        """A stable seed for case ``index`` (the same in every process and on every run)."""
+        return zlib.crc32(f"{kata}.{self.name}.{index}".encode())
+
+
+@dataclass
+class Kata:
+    """All checked functions of one kata module (``name`` is the module name, e.g. k01_creation)."""
+
+    name: str
+    functions: list = field(default_factory=list)
+
+    def function(self, name: str) -> Function | None:
+        return next((f for f in self.functions if f.name == name), None)

@@ -1,0 +1,196 @@
+"""Every generic learner-facing string, in English and Chinese.
+
+Kata-specific texts (titles, pitfalls, hints) live in ``curriculum/*.toml``; this table holds
+the words the harness and grade.py put around them. A self-test checks that every key has
+both languages.
+"""
+
+LANGUAGES = ("en", "zh")
+
+MESSAGES = {
+    # --- what differed -----------------------------------------------------------------
+    "called": {"en": "Called", "zh": "调用"},
+    "on_device": {"en": "on device", "zh": "设备"},
+    "yours": {"en": "yours", "zh": "你的"},
+    "expected": {"en": "expected", "zh": "应为"},
+    "differs": {"en": "What differed", "zh": "不同之处"},
+    "pitfall": {"en": "Pitfall", "zh": "陷阱"},
+    "hint": {"en": "Hint", "zh": "提示"},
+    "tutorial": {"en": "tutorial", "zh": "教程"},
+    "printed": {"en": "Your code printed", "zh": "你的代码输出了"},
+    "truncated": {"en": "(truncated)", "zh": "（已截断）"},
+    "where.result": {"en": "the result", "zh": "返回值"},
+    "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},
+    "where.grad": {"en": "the gradient of `{name}` after backward()", "zh": "backward() 之后 `{name}` 的梯度"},
+    "where.after_input_write": {
+        "en": "the result after the input `{name}` was changed in place",
+        "zh": "输入 `{name}` 被原地修改之后的返回值",
+    },
+    "where.after_result_write": {
+        "en": "the input `{name}` after your result was changed in place",
+        "zh": "返回值被原地修改之后的输入 `{name}`",
+    },
+    "where.probe": {"en": "the check `{name}`", "zh": "检查项 `{name}`"},
+    "aspect.raises": {"en": "your function raised {error}", "zh": "你的函数抛出了异常 {error}"},
+    "aspect.kind": {"en": "{where}: yours is {yours}, expected {expected}",
+                    "zh": "{where}：你的是 {yours}，应为 {expected}"},
+    "aspect.subclass": {
+        "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
+        "zh": "{where}：你的是 {yours}，应为普通的 torch.Tensor（不接受子类）",
+    },
+    "aspect.length": {"en": "{where}: yours has {yours} items, expected {expected}",
+                      "zh": "{where}：你的有 {yours} 个元素，应为 {expected} 个"},
+    "aspect.keys": {"en": "{where}: your keys are {yours}, expected {expected}",
+                    "zh": "{where}：你的键是 {yours}，应为 {expected}"},
+    "aspect.shape": {"en": "{where}: shape {yours}, expected {expected}",
+                     "zh": "{where}：形状是 {yours}，应为 {expected}"},
+    "aspect.dtype": {"en": "{where}: dtype {yours}, expected {expected}",
+                     "zh": "{where}：dtype 是 {yours}，应为 {expected}"},
+    "aspect.device": {"en": "{where}: device {yours}, expected {expected}",
+                      "zh": "{where}：设备是 {yours}，应为 {expected}"},
+    "aspect.values": {"en": "{where}: values differ at {index}: yours {yours}, expected {expected}",
+                      "zh": "{where}：数值在 {index} 处不同：你的是 {yours}，应为 {expected}"},
+    "aspect.value": {"en": "{where}: yours is {yours}, expected {expected}",
+                     "zh": "{where}：你的是 {yours}，应为 {expected}"},
+    "aspect.requires_grad": {"en": "{where}: requires_grad is {yours}, expected {expected}",
+                             "zh": "{where}：requires_grad 是 {yours}，应为 {expected}"},
+    "aspect.leaf": {"en": "{where}: is_leaf is {yours}, expected {expected}",
+                    "zh": "{where}：is_leaf 是 {yours}，应为 {expected}"},
+    "aspect.history": {
+        "en": "{where}: has autograd history (grad_fn) {yours}, expected {expected}",
+        "zh": "{where}：是否带有计算图历史（grad_fn）为 {yours}，应为 {expected}",
+    },
+    "aspect.contiguous": {"en": "{where}: is_contiguous() is {yours}, expected {expected}",
+                          "zh": "{where}：is_contiguous() 是 {yours}，应为 {expected}"},
+    "aspect.same_object": {
+        "en": "{where}: is the same tensor object as before: {yours}, expected {expected}",
+        "zh": "{where}：是否仍是原来的张量对象：{yours}，应为 {expected}",
+    },
+    "aspect.training": {"en": "{where}: training flags {yours}, expected {expected}",
+                        "zh": "{where}：training 标志是 {yours}，应为 {expected}"},
+    "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
+                        "zh": "对你的返回值做 backward()：{yours}；应为：{expected}"},
+    "aspect.rng": {
+        "en": "the global torch RNG state {yours}; expected it {expected}",
+        "zh": "全局 torch 随机数状态{yours}；应为{expected}",
+    },
+    "rng.changed": {"en": "changed", "zh": "被改变了"},
+    "rng.unchanged": {"en": "stayed as it was", "zh": "保持不变"},
+    "backward.no_graph": {"en": "no autograd graph", "zh": "没有计算图"},
+    "backward.ok": {"en": "works", "zh": "可以正常运行"},
+    "kind.none": {"en": "None", "zh": "None"},
+    # --- generic pitfall explanations, used when a kata names none for that aspect -----
+    "generic.raises": {
+        "en": "Read the error message above: it usually names the dtype, device or shape that is off.",
+        "zh": "仔细阅读上面的错误信息：它通常会指出哪里的 dtype、设备或形状不对。",
+    },
+    "generic.inputs": {
+        "en": "Inputs must not be modified unless the function name ends in `_`: work on a copy (`.clone()`), "
+              "and for `_` functions change the caller's tensor itself, in place.",
+        "zh": "除非函数名以 `_` 结尾，否则不能修改输入：请在副本（`.clone()`）上操作；"
+              "以 `_` 结尾的函数则要原地修改调用者的张量本身。",
+    },
+    "generic.independent": {
+        "en": "Your result and the input share memory (a view): a change to one shows in the other. "
+              "Copy with `.clone()` (tensors) or `.copy()` (NumPy) where the contract asks for a copy, "
+              "and share where it asks for sharing.",
+        "zh": "返回值和输入共享内存（视图）：修改其中一个，另一个也会改变。契约要求副本时用 `.clone()`"
+              "（张量）或 `.copy()`（NumPy）复制；要求共享时则不要复制。",
+    },
+    "generic.subclass": {
+        "en": "Return a plain torch.Tensor (build it with torch functions), not a subclass.",
+        "zh": "请返回普通的 torch.Tensor（用 torch 函数构造），不要返回子类。",
+    },
+    "generic.default": {
+        "en": "Compare your result with the contract in the kata's docstring.",
+        "zh": "请对照练习文档字符串中的约定检查你的结果。",
+    },
+    # --- statuses and grading ------------------------------------------------------------
+    "status.passed": {"en": "passed", "zh": "通过"},
+    "status.failed": {"en": "failed", "zh": "未通过"},
+    "status.error": {"en": "error", "zh": "错误"},
+    "status.todo": {"en": "todo", "zh": "待完成"},
+    "todo.message": {
+        "en": "not implemented yet: {function} still raises NotImplementedError. Open {file} and write it.",
+        "zh": "尚未实现：{function} 仍然抛出 NotImplementedError。请打开 {file} 完成它。",
+    },
+    "error.not_found": {
+        "en": "not found: {file} has no function `{function}` (keep the name and signature of the stub).",
+        "zh": "未找到：{file} 中没有函数 `{function}`（请保留练习模板中的函数名和签名）。",
+    },
+    "error.no_file": {"en": "not found: there is no file {file}.", "zh": "未找到：文件 {file} 不存在。"},
+    "error.import": {
+        "en": "{file} could not be imported: {error}",
+        "zh": "无法导入 {file}：{error}",
+    },
+    "error.syntax": {
+        "en": "syntax error in {file}, line {line}: {error}",
+        "zh": "{file} 第 {line} 行有语法错误：{error}",
+    },
+    "error.timeout": {
+        "en": "took longer than {seconds:g} s and was stopped (an endless loop, or waiting for input?)",
+        "zh": "运行超过 {seconds:g} 秒，已被终止（是否有死循环，或在等待输入？）",
+    },
+    "error.crash": {
+        "en": "the grading process died while running it ({reason})",
+        "zh": "运行它时评分进程意外退出（{reason}）",
+    },
+    "error.exit": {
+        "en": "your code tried to stop the program ({error}); functions must return a value",
+        "zh": "你的代码试图结束程序（{error}）；函数应当返回结果",
+    },
+    "error.reference_import": {
+        "en": "your code imports the reference solutions (`{module}`); write your own",
+        "zh": "你的代码导入了参考答案（`{module}`）；请自己完成",
+    },
+    "error.reference": {
+        "en": "the reference solution failed on this case: {error} (an instructor's problem, not yours)",
+        "zh": "参考答案在此用例上出错：{error}（这是出题者的问题，不是你的）",
+    },
+    "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
+    "skipped.cuda": {"en": "CUDA checks skipped: no GPU here", "zh": "已跳过 CUDA 检查：本机没有 GPU"},
+    "grade.score": {"en": "score", "zh": "得分"},
+    "grade.next": {"en": "Next", "zh": "下一步"},
+    "grade.all_done": {"en": "All done, well done!", "zh": "全部完成，干得漂亮！"},
+    "grade.run_hint": {
+        "en": "see the details with: pytest {test_path} -k {function}",
+        "zh": "查看详情：pytest {test_path} -k {function}",
+    },
+    "grade.unknown_selector": {
+        "en": "unknown kata or function '{selector}'. Valid katas: {katas}",
+        "zh": "未知的练习或函数 '{selector}'。可用的练习：{katas}",
+    },
+}
+
+
+def message(key: str, lang: str = "en", **fields) -> str:
+    """Return the message ``key`` in ``lang`` (English when missing), formatted with ``fields``."""
+    entry = MESSAGES[key]
+    template = entry.get(lang) or entry["en"]
+    return template.format(**fields) if fields else template
+
+
+def pick(texts, lang: str = "en") -> str:
+    """Pick one language out of a ``{"en": ..., "zh": ...}`` table (plain strings pass through)."""
+    if isinstance(texts, str):
+        return texts
+    return texts.get(lang) or texts.get("en") or ""
+
+
+def default_language() -> str:
+    """``KATA_LANG`` if set, else Chinese for a ``zh_*`` locale, else English."""
+    import locale
+    import os
+
+    chosen = os.environ.get("KATA_LANG", "").lower()
+    if chosen in LANGUAGES:
+        return chosen
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    try:
+        current = locale.getlocale()[0] or ""
+    except ValueError:
+        current = ""
+    return "zh" if current.lower().startswith("zh") else "en"

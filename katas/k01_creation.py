@@ -1,0 +1,113 @@
+"""k01_creation: creating tensors / 创建张量 (tutorial / 教程 §3, §4.3, §4.5)
+
+Replace each `raise NotImplementedError(...)` with your code, then check it with
+`python grade.py k01` (score) or `pytest tests/test_k01_creation.py` (details).
+把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k01`
+（查看得分）或 `pytest tests/test_k01_creation.py`（查看详情）检查。
+"""
+
+import torch
+
+
+def arange_inclusive(start: int, end: int, step: int = 1) -> torch.Tensor:
+    """int64 integers from `start` up to and INCLUDING `end` (when a step lands on it); step > 0.
+
+    Pitfall: `torch.arange(start, end, step)` stops before `end`.
+    Example: arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10]);
+             arange_inclusive(0, 10, 3) -> tensor([0, 3, 6, 9])
+    Tutorial: §3.4
+
+    从 `start` 开始、到 `end` 为止（步长恰好落在 `end` 上时包含 `end`）的 int64 整数序列，step > 0。
+    陷阱：`torch.arange(start, end, step)` 不包含 `end`。
+    示例：arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10])
+    教程：§3.4
+    """
+    raise NotImplementedError("arange_inclusive: not implemented yet / 尚未实现")
+
+
+def evenly_spaced(start: float, end: float, count: int) -> torch.Tensor:
+    """`count` evenly spaced float32 points from `start` to `end`, both ends included.
+
+    Pitfall: `torch.arange` with a float step misses the end and drifts; think in
+    number of points, not step size.
+    Example: evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    Tutorial: §3.4
+
+    从 `start` 到 `end`（两端都包含）均匀分布的 `count` 个 float32 数。
+    陷阱：`torch.arange` 用浮点步长会漏掉终点、产生累积误差；应该按“点数”而不是“步长”来想。
+    示例：evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    教程：§3.4
+    """
+    raise NotImplementedError("evenly_spaced: not implemented yet / 尚未实现")
+
+
+def filled(shape: tuple, value: float) -> torch.Tensor:
+    """A float32 tensor of `shape` filled with `value`, also when `value` is an int like 7.
+
+    Pitfall: `torch.full(shape, 7)` infers int64 from the int fill value.
+    Example: filled((2, 3), 7) -> 2x3 tensor of 7.0, dtype float32
+    Tutorial: §3.5, §4.3
+
+    形状为 `shape`、全部填充 `value` 的 float32 张量；`value` 是整数（如 7）时也一样。
+    陷阱：`torch.full(shape, 7)` 会根据整数填充值推断出 int64。
+    示例：filled((2, 3), 7) -> 2x3、值为 7.0 的 float32 张量
+    教程：§3.5、§4.3
+    """
+    raise NotImplementedError("filled: not implemented yet / 尚未实现")
+
+
+def trainable(values) -> torch.Tensor:
+    """A NEW float32 leaf tensor with requires_grad=True holding `values`.
+
+    `values` is a nested list of ints/floats, or a tensor of any dtype. The result lives on the
+    input tensor's device (cpu for lists), shares no memory with the input, has no autograd
+    history and never changes the input.
+    Pitfall: int tensors cannot require grad; and `t.float()` returns `t` itself when `t` is
+    already float32, so `t.float().requires_grad_()` flips the caller's tensor.
+    Example: trainable([[1, 2], [3, 4]]) -> tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    Tutorial: §3.6, §4.5
+
+    返回一个新的 float32 叶子张量，requires_grad=True，内容为 `values`。
+    `values` 可以是整数/浮点数的嵌套列表，也可以是任意 dtype 的张量。结果放在输入张量所在的设备上
+    （列表则放在 cpu），不与输入共享内存，没有计算图历史，也绝不修改输入。
+    陷阱：整数张量不能 requires_grad；而当 `t` 已经是 float32 时 `t.float()` 返回的就是 `t` 本身，
+    所以 `t.float().requires_grad_()` 会把调用者的张量也改掉。
+    示例：trainable([[1, 2], [3, 4]]) -> tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    教程：§3.6、§4.5
+    """
+    raise NotImplementedError("trainable: not implemented yet / 尚未实现")
+
+
+def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
+    """A float32 LEAF with requires_grad=True holding
+    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`.
+
+    Pitfall: `torch.randn(..., requires_grad=True) * std` is the result of a multiplication,
+    not a leaf, so its `.grad` stays None after backward().
+    Example: init_weight((2, 2), 0.01, 0).is_leaf -> True
+    Tutorial: §4.5
+
+    返回一个 float32 叶子张量，requires_grad=True，值为
+    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`。
+    陷阱：`torch.randn(..., requires_grad=True) * std` 是乘法的结果而不是叶子张量，
+    backward() 之后它的 `.grad` 仍然是 None。
+    示例：init_weight((2, 2), 0.01, 0).is_leaf -> True
+    教程：§4.5
+    """
+    raise NotImplementedError("init_weight: not implemented yet / 尚未实现")
+
+
+def mask_like(x: torch.Tensor) -> torch.Tensor:
+    """A bool tensor of False with the same shape AND device as `x`.
+
+    Pitfall: `torch.zeros(x.shape)` is float32 and lands on the default device (cpu),
+    not on `x`'s device.
+    Example: mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 False, bool, on cuda
+    Tutorial: §3.2, §4.4
+
+    返回与 `x` 形状相同、设备也相同的全 False 布尔张量。
+    陷阱：`torch.zeros(x.shape)` 是 float32，而且放在默认设备（cpu）上，而不是 `x` 所在的设备。
+    示例：mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 的 False，bool，位于 cuda
+    教程：§3.2、§4.4
+    """
+    raise NotImplementedError("mask_like: not implemented yet / 尚未实现")

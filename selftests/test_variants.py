@@ -1,0 +1,44 @@
+"""Every classic wrong answer fails naming its pitfall; every other correct idiom passes."""
+
+from collections import Counter
+
+import pytest
+
+from harness.catalog import load_curriculum
+from harness.report import render
+from harness.runner import ROOT, grade_function, load_kata_spec, load_module
+from selftests.variants import load_all
+
+VARIANTS = load_all()
+INFO = {f.qualified: f for kata in load_curriculum() for f in kata.functions}
+
+
+def _grade(variant):
+    spec = load_kata_spec(variant.kata).function(variant.function)
+    reference = load_module(ROOT / "reference" / f"{variant.kata}.py")
+    return grade_function(spec, variant.kata, variant.implementation, getattr(reference, variant.function))
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if v.correct], ids=lambda v: v.id)
+def test_other_correct_idiom_passes(variant):
+    verdict = _grade(variant)
+    assert verdict.status == "passed", render(verdict, INFO[f"{variant.kata}.{variant.function}"])
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if not v.correct], ids=lambda v: v.id)
+def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
+    info = INFO[f"{variant.kata}.{variant.function}"]
+    verdict = _grade(variant)
+    assert verdict.status == "failed", f"{variant.id} was graded {verdict.status}"
+    text = render(verdict, info, "en")
+    for keyword in variant.keywords:
+        assert keyword.lower() in text.lower(), f"message does not name '{keyword}':\n{text}"
+    chinese = render(verdict, info, "zh")
+    assert "陷阱" in chinese and info.section in chinese, chinese
+
+
+def test_every_function_has_a_wrong_answer_and_two_correct_idioms():
+    wrong = Counter(f"{v.kata}.{v.function}" for v in VARIANTS if not v.correct)
+    right = Counter(f"{v.kata}.{v.function}" for v in VARIANTS if v.correct)
+    missing = [name for name in INFO if wrong[name] < 1 or right[name] < 2]
+    assert not missing, f"functions without a classic wrong answer or two correct idioms: {missing}"

@@ -1,0 +1,60 @@
+"""Alternative solutions used by the self-tests, one module per kata (same name as the kata).
+
+``@wrong(function, *keywords)`` marks a classic wrong answer: grading it must fail, and the
+learner's message must contain every keyword (case-insensitive), i.e. name the pitfall.
+``@right(function)`` marks another correct idiom: it must pass, proving the tests are not
+tuned to the reference's way of writing it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass
+class Variant:
+    kata: str
+    function: str
+    implementation: Callable
+    correct: bool
+    keywords: tuple = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.kata}.{self.function}:{self.implementation.__name__}"
+
+
+VARIANTS: list[Variant] = []
+
+
+def _kata_of(fn) -> str:
+    return fn.__module__.rsplit(".", 1)[-1]
+
+
+def wrong(function: str, *keywords: str):
+    """Register a classic wrong answer for ``function`` whose message must name ``keywords``."""
+    if not keywords:
+        raise ValueError("a wrong answer must say which words name its pitfall")
+
+    def register(fn):
+        VARIANTS.append(Variant(_kata_of(fn), function, fn, False, keywords))
+        return fn
+    return register
+
+
+def right(function: str):
+    """Register another correct way of writing ``function``."""
+    def register(fn):
+        VARIANTS.append(Variant(_kata_of(fn), function, fn, True))
+        return fn
+    return register
+
+
+def load_all() -> list[Variant]:
+    """Import every variant module and return all registered variants."""
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")
+    return VARIANTS

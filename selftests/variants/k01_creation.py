@@ -1,0 +1,151 @@
+"""Classic wrong answers and other correct idioms for k01_creation."""
+
+import torch
+
+from selftests.variants import right, wrong
+
+
+@wrong("arange_inclusive", "stops BEFORE end", "end + 1")
+def arange_exclusive(start, end, step=1):
+    return torch.arange(start, end, step)
+
+
+@wrong("arange_inclusive", "arange")
+def arange_one_step_past(start, end, step=1):
+    return torch.arange(start, end + step, step)   # overshoots when end is not reachable
+
+
+@right("arange_inclusive")
+def arange_plus_one(start, end, step=1):
+    return torch.arange(start, end + 1, step)
+
+
+@right("arange_inclusive")
+def arange_from_range(start, end, step=1):
+    return torch.tensor(list(range(start, end + 1, step)), dtype=torch.int64)
+
+
+@wrong("evenly_spaced", "arange", "linspace")
+def evenly_spaced_by_step(start, end, count):
+    return torch.arange(start, end, (end - start) / (count - 1))
+
+
+@right("evenly_spaced")
+def evenly_spaced_linspace(start, end, count):
+    return torch.linspace(start, end, count)
+
+
+@right("evenly_spaced")
+def evenly_spaced_by_hand(start, end, count):
+    steps = torch.arange(count, dtype=torch.float64) / (count - 1)
+    return (start + (end - start) * steps).float()
+
+
+@wrong("filled", "int64", "dtype=torch.float32")
+def filled_inferred(shape, value):
+    return torch.full(shape, value)
+
+
+@right("filled")
+def filled_full(shape, value):
+    return torch.full(shape, value, dtype=torch.float32)
+
+
+@right("filled")
+def filled_ones_times(shape, value):
+    return torch.ones(shape) * value
+
+
+@right("filled")
+def filled_empty_fill(shape, value):
+    return torch.empty(shape).fill_(value)
+
+
+@wrong("trainable", "Only floating point tensors can require gradients")
+def trainable_keeps_ints(values):
+    return torch.tensor(values, requires_grad=True) if not isinstance(values, torch.Tensor) \
+        else values.clone().requires_grad_()
+
+
+@wrong("trainable", "t.float() returns t itself", "caller")
+def trainable_float_in_place(values):
+    if isinstance(values, torch.Tensor):
+        return values.float().requires_grad_()
+    return torch.tensor(values, dtype=torch.float32, requires_grad=True)
+
+
+@wrong("trainable", "shares memory", "clone")
+def trainable_detached_view(values):
+    if isinstance(values, torch.Tensor):
+        return values.detach().float().requires_grad_()
+    return torch.tensor(values, dtype=torch.float32, requires_grad=True)
+
+
+@wrong("trainable", "device")
+def trainable_via_list(values):
+    data = values.tolist() if isinstance(values, torch.Tensor) else values
+    return torch.tensor(data, dtype=torch.float32, requires_grad=True)
+
+
+@right("trainable")
+def trainable_reference_style(values):
+    if isinstance(values, torch.Tensor):
+        return values.detach().to(torch.float32, copy=True).requires_grad_(True)
+    return torch.tensor(values, dtype=torch.float32, requires_grad=True)
+
+
+@right("trainable")
+def trainable_as_tensor_clone(values):
+    t = torch.as_tensor(values).detach().clone().float()
+    t.requires_grad = True
+    return t
+
+
+@right("trainable")
+def trainable_parameter(values):
+    t = values.detach().clone() if isinstance(values, torch.Tensor) else torch.tensor(values)
+    return torch.nn.Parameter(t.to(torch.float32))
+
+
+@wrong("init_weight", "not a leaf", "requires_grad_()")
+def init_weight_not_leaf(shape, std, seed):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(shape, generator=generator, requires_grad=True) * std
+
+
+@wrong("init_weight", "generator")
+def init_weight_global_rng(shape, std, seed):
+    return (torch.randn(shape) * std).requires_grad_()
+
+
+@right("init_weight")
+def init_weight_scale_then_flag(shape, std, seed):
+    w = torch.randn(shape, generator=torch.Generator().manual_seed(seed))
+    w.mul_(std)
+    w.requires_grad = True
+    return w
+
+
+@right("init_weight")
+def init_weight_parameter(shape, std, seed):
+    return torch.nn.Parameter(torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std)
+
+
+@wrong("mask_like", "default device", "zeros_like")
+def mask_default_device(x):
+    return torch.zeros(x.shape, dtype=torch.bool)
+
+
+@wrong("mask_like", "bool", "float32")
+def mask_float(x):
+    return torch.zeros_like(x)
+
+
+@right("mask_like")
+def mask_zeros_like(x):
+    return torch.zeros_like(x, dtype=torch.bool)
+
+
+@right("mask_like")
+def mask_full_with_device(x):
+    return torch.full(x.shape, False, device=x.device)

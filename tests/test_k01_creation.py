@@ -1,0 +1,32 @@
+"""Checks for k01_creation: which cases, on which devices, and which aspects matter."""
+
+import torch
+
+from harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor
+
+KATA = Kata("k01_creation", [
+    Function("arange_inclusive", [
+        Case(0, 5), Case(1, 10, 3), Case(0, 10, 3), Case(-3, 3), Case(2, 9, 2), Case(5, 5), Case(7, 100, 31),
+    ]),
+    Function("evenly_spaced", [
+        Case(0.0, 1.0, 5), Case(-1.0, 2.0, 7), Case(0.0, 0.3, 4), Case(2.5, -2.5, 11), Case(0.0, 1.0, 2),
+    ]),
+    Function("filled", [
+        Case((2, 3), 7), Case((4,), 0.5), Case((2, 2, 2), -3), Case((), 1), Case((0, 3), 2.0),
+    ]),
+    Function("trainable", [
+        Case([[1, 2], [3, 4]]),
+        Case([0.5, -1.5, 2.0]),
+        Case(randint(-5, 5, 2, 3)),
+        Case(randn(4)),
+        Case(randn(2, 2, dtype=torch.float64)),
+        Case(randn(3, requires_grad=True)),
+        Case(tensor([[1.0, 2.0], [3.0, 4.0]]), label="float32_input"),
+    ], checks=BASIC + ("requires_grad", "leaf", "history", "independent"), devices=("cpu", "meta", "cuda")),
+    Function("init_weight", [
+        Case((3, 4), 0.1, 0), Case((5,), 2.0, 42), Case((2, 3, 4), 0.02, 7),
+    ], checks=BASIC + ("requires_grad", "leaf", "history")),
+    Function("mask_like", [
+        Case(randn(2, 3)), Case(randint(0, 9, 5)), Case(randn(2, 3, 4, dtype=torch.float64)), Case(randn(0, 4)),
+    ], devices=("cpu", "meta", "cuda")),
+])
