@@ -112,6 +112,8 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
     if y_kind == "tensor-subclass":
         return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
     # A tensor and an nn.Parameter are interchangeable; other classes must match.
+    if {y_kind, e_kind} == {"list", "tuple"} and "container" not in aspects:
+        y_kind = e_kind
     if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
         return Difference("kind", "aspect.kind", {"yours": _kind_name(yours), "expected": _kind_name(expected)}, where)
     if e_kind == "tensor":

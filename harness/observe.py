@@ -277,6 +277,8 @@ def _error_record(error: BaseException, learner_file: str | None) -> dict:
     record = {"type": type(error).__name__, "message": text,
               "todo": type(error) is NotImplementedError and last_line.startswith("raise NotImplementedError"),
               "exit": not isinstance(error, Exception)}
+    if isinstance(error, SyntaxError):
+        record["message"], record["line"] = str(error.msg), error.lineno
     if frame:
         record["where"] = f"{os.path.relpath(frame.filename)}:{frame.lineno}: {(frame.line or '').strip()}"
     return record

@@ -16,8 +16,9 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-# Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked.
-BASIC = ("shape", "dtype", "device", "values", "inputs")
+# Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked;
+# "container" also requires the same sequence type (a tuple where a list is expected fails).
+BASIC = ("shape", "dtype", "device", "values", "inputs", "container")
 ALL_ASPECTS = frozenset(BASIC + (
     "requires_grad",   # result tensors' requires_grad flag
     "leaf",            # result tensors are autograd leaves

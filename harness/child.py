@@ -1,0 +1,112 @@
+"""The grading child: the only process of grade.py that runs learner code.
+
+It imports torch once, observes the reference for every requested function *before* any
+learner module is imported (so learner code cannot influence what is expected), then observes
+the learner function by function and streams plain-data events to the parent over a private
+pipe. The parent judges, keeps the score and survives whatever happens here.
+
+Events (one JSON object per line): ready; expected / expected_error (reference phase);
+importing, kata_error (a learner module); start, observed, missing (a learner function); done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def _channel(fd: int):
+    stream = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
+
+    def send(**event):
+        stream.write(json.dumps(event, allow_nan=True) + "\n")
+        stream.flush()
+    return send
+
+
+class _ReferenceGuard:
+    """Refuses ``import reference`` from learner code (the answer is not theirs to import)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "reference" or name.startswith("reference."):
+            raise ImportError(f"importing `{name}` is not allowed while grading: write your own solution "
+                              f"/ 评分时不允许导入 `{name}`：请自己完成")
+        return None
+
+
+def main(argv: list[str]) -> None:
+    send = _channel(int(argv[1]))
+    from pathlib import Path
+
+    from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
+    send(event="ready")
+
+    job = json.loads(sys.stdin.readline())
+    functions = [tuple(f) for f in job["functions"]]
+    solutions = Path(job["solutions"])
+    if job.get("reference"):
+        _observe_reference(send, functions, Path(job["reference"]), runner)
+
+    sys.meta_path.insert(0, _ReferenceGuard())
+    for name in [m for m in sys.modules if m == "reference" or m.startswith("reference.")]:
+        del sys.modules[name]
+    _observe_learner(send, functions, solutions, runner, observe)
+    send(event="done")
+
+
+def _observe_reference(send, functions, reference_dir, runner) -> None:
+    for kata in dict.fromkeys(k for k, _ in functions):
+        try:
+            spec = runner.load_kata_spec(kata)
+            module = runner.load_module(reference_dir / f"{kata}.py")
+        except BaseException as error:
+            send(event="expected_error", kata=kata, function=None, error=f"{type(error).__name__}: {error}")
+            continue
+        for name in [f for k, f in functions if k == kata]:
+            function = spec.function(name)
+            if function is None or not callable(getattr(module, name, None)):
+                send(event="expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
+                continue
+            devices, skipped = runner.devices_for(function)
+            send(event="expected", kata=kata, function=name, checks=list(function.checks),
+                 rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
+                 observations=runner.observe_devices(getattr(module, name), function, kata, devices))
+
+
+def _observe_learner(send, functions, solutions, runner, observe) -> None:
+    for kata in dict.fromkeys(k for k, _ in functions):
+        path = solutions / f"{kata}.py"
+        send(event="importing", kata=kata)
+        if not path.exists():
+            send(event="kata_error", kata=kata, reason=["error.no_file", {}])
+            continue
+        try:
+            spec = runner.load_kata_spec(kata)
+            result, error, printed = observe.call(runner.load_module, (path,), {}, str(path))
+        except BaseException as error:  # the spec itself failed: report, never crash
+            send(event="kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
+            continue
+        if error:
+            send(event="kata_error", kata=kata, reason=_import_failure(error, path))
+            continue
+        for name in [f for k, f in functions if k == kata]:
+            send(event="start", kata=kata, function=name)
+            fn = getattr(result, name, None)
+            if not callable(fn):
+                send(event="missing", kata=kata, function=name)
+                continue
+            function = spec.function(name)
+            devices, _ = runner.devices_for(function)
+            send(event="observed", kata=kata, function=name,
+                 observations=runner.observe_devices(fn, function, kata, devices, str(path)))
+
+
+def _import_failure(error: dict, path) -> list:
+    if error["type"] == "SyntaxError":
+        return ["error.syntax", {"line": error.get("line", "?"), "error": error["message"]}]
+    return ["error.import", {"error": f"{error['type']}: {error['message']}"}]
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,210 @@
+"""grade.py's parent side: run the grading child, judge what it observes, survive what it does.
+
+This module never imports torch or learner code. The child streams observations; the parent
+compares them (``harness.report.judge``) and records one verdict per function. A child that
+hangs past a function's time limit is killed; a child that dies (segfault, ``os._exit``) costs
+the function it was running; in both cases a fresh child grades what is left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalog import ROOT, FunctionInfo
+from .compare import Tolerance
+from .report import Verdict, judge
+
+FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
+STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
+OUTPUT_TAIL = 2000         # characters of the child's raw output kept to explain a crash
+
+_CHILD_CODE = "import sys; sys.path.insert(0, sys.argv[2]); from harness.child import main; main(sys.argv)"
+
+
+class Child:
+    """One grading child process, with a reader thread for its events and one for its output."""
+
+    def __init__(self):
+        read_end, write_end = os.pipe()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(write_end,), cwd=ROOT, start_new_session=True,
+        )
+        os.close(write_end)
+        self.events: queue.Queue = queue.Queue()
+        self.output_tail = ""
+        threading.Thread(target=self._read_events, args=(read_end,), daemon=True).start()
+        threading.Thread(target=self._drain_output, daemon=True).start()
+
+    def _read_events(self, fd: int) -> None:
+        with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as stream:
+            for line in stream:
+                try:
+                    self.events.put(json.loads(line))
+                except json.JSONDecodeError:
+                    continue   # garbage written to our pipe by learner code is ignored
+        self.events.put(None)  # end of stream: the child finished or died
+
+    def _drain_output(self) -> None:
+        # Keep only a short tail: a learner printing 50 MB must not fill memory or the report.
+        for chunk in iter(lambda: self.process.stdout.read1(65536), b""):
+            self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
+
+    def send(self, job: dict) -> None:
+        try:
+            self.process.stdin.write((json.dumps(job) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass   # the child already died; its end of stream will say so
+
+    def next_event(self, timeout: float):
+        """The next event, None at end of stream, or raises queue.Empty after ``timeout``."""
+        return self.events.get(timeout=max(timeout, 0.0))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def death_reason(self) -> str:
+        try:
+            code = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "no answer"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
+@dataclass
+class Grading:
+    """Everything grade.py learns in one run: verdicts per function and what was expected."""
+
+    verdicts: dict = field(default_factory=dict)      # qualified name -> Verdict
+    expected: dict = field(default_factory=dict)      # qualified name -> reference event
+    restarts: int = 0
+
+
+def grade(functions: list[FunctionInfo], solutions: Path, reference: Path | None, *,
+          function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
+          child: Child | None = None) -> Grading:
+    """Grade ``functions`` from ``solutions`` against ``reference``; always returns a verdict
+    for every function, whatever the learner code does."""
+    result = Grading()
+    pending = list(functions)
+    by_name = {f.qualified: f for f in functions}
+    stop_at = time.monotonic() + deadline if deadline else float("inf")
+    reference_done = reference is None
+    child = child or Child()
+    while pending:
+        job = {"functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions),
+               "reference": None if reference_done else str(reference)}
+        child.send(job)
+        failed = _run_child(child, job, pending, by_name, result, function_timeout, stop_at, reference_done)
+        child.stop()
+        reference_done = True
+        if not failed or time.monotonic() >= stop_at:
+            break
+        result.restarts += 1
+        child = Child()
+    for info in pending:
+        result.verdicts.setdefault(info.qualified, Verdict("error", reason=("error.deadline", {})))
+    return result
+
+
+def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, reference_done) -> bool:
+    """Follow one child's events. Returns True when the child hung or died with work left."""
+    current = None            # ("kata", name) or ("function", qualified) being worked on
+    limit = STARTUP_TIMEOUT
+    started = time.monotonic()
+    while True:
+        now = time.monotonic()
+        try:
+            event = child.next_event(min(started + limit, stop_at) - now)
+        except queue.Empty:
+            if time.monotonic() >= stop_at:
+                return False
+            reason = ("error.timeout", {"seconds": limit})
+            _blame(current, reason, pending, by_name, result, reference_done)
+            return True
+        if event is None:
+            if not pending:
+                return False
+            reason = ("error.crash", {"reason": child.death_reason()})
+            _blame(current, reason, pending, by_name, result, reference_done, child.output_tail[-300:])
+            return True
+        kind = event.get("event")
+        started, limit = time.monotonic(), STARTUP_TIMEOUT
+        if kind == "expected":
+            result.expected[f"{event['kata']}.{event['function']}"] = event
+        elif kind == "expected_error":
+            for info in [f for f in pending if f.kata == event["kata"] and event["function"] in (None, f.name)]:
+                _finish(info, Verdict("error", reason=("error.reference", {"error": event["error"]})), pending, result)
+        elif kind == "importing":
+            current, limit = ("kata", event["kata"]), function_timeout
+        elif kind == "kata_error":
+            key, fields = event["reason"]
+            for info in [f for f in pending if f.kata == event["kata"]]:
+                _finish(info, Verdict("error", reason=(key, fields)), pending, result)
+        elif kind == "start":
+            qualified = f"{event['kata']}.{event['function']}"
+            current = ("function", qualified)
+            expected = result.expected.get(qualified, {})
+            limit = expected.get("timeout") or function_timeout
+        elif kind == "missing":
+            info = by_name[f"{event['kata']}.{event['function']}"]
+            _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
+        elif kind == "observed":
+            qualified = f"{event['kata']}.{event['function']}"
+            info = by_name.get(qualified)
+            expected = result.expected.get(qualified)
+            if info in pending and expected:
+                verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]),
+                                event["observations"], expected["observations"])
+                verdict.skipped = expected.get("skipped", [])
+                _finish(info, verdict, pending, result)
+            current = None
+        elif kind == "done":
+            return bool(pending)
+
+
+def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading) -> None:
+    result.verdicts[info.qualified] = verdict
+    if info in pending:
+        pending.remove(info)
+
+
+def _blame(current, reason, pending, by_name, result, reference_done, printed="") -> None:
+    """Charge a hang or a crash to what the child was doing: one function, one kata's import,
+    or (before any learner code ran) the reference itself."""
+    if current is None:
+        if not reference_done:
+            for info in list(pending):
+                if info.qualified not in result.expected:
+                    detail = reason[1].get("reason") or f"no answer within {reason[1].get('seconds')} s"
+                    _finish(info, Verdict("error", reason=("error.reference", {"error": detail}), printed=printed),
+                            pending, result)
+        return
+    what, name = current
+    victims = [f for f in pending if f.kata == name] if what == "kata" else [by_name[name]]
+    for info in victims:
+        _finish(info, Verdict("error", reason=reason, printed=printed), pending, result)
