@@ -43,16 +43,22 @@ def main(argv: list[str]) -> None:
     send(event="ready")
 
     job = json.loads(sys.stdin.readline())
+    # Learner code that waits for input gets end-of-file at once instead of hanging.
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
     functions = [tuple(f) for f in job["functions"]]
     solutions = Path(job["solutions"])
+    known = set(sys.modules)
     if job.get("reference"):
         _observe_reference(send, functions, Path(job["reference"]), runner)
-
+    # Nothing loaded for the reference phase stays reachable by name, and `import reference` fails.
+    for name in set(sys.modules) - known:
+        if name.startswith("_kata_module_"):
+            del sys.modules[name]
     sys.meta_path.insert(0, _ReferenceGuard())
-    for name in [m for m in sys.modules if m == "reference" or m.startswith("reference.")]:
-        del sys.modules[name]
     _observe_learner(send, functions, solutions, runner, observe)
     send(event="done")
+    os._exit(0)   # do not wait for threads learner code may have left running
 
 
 def _observe_reference(send, functions, reference_dir, runner) -> None:

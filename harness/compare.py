@@ -45,19 +45,9 @@ class Tolerance:
                 self.atol if self.atol is not None else default[1])
 
 
-def _kind_name(desc: dict) -> str:
-    kind = desc.get("kind")
-    if kind in ("list", "tuple", "dict", "namedtuple"):
-        return f"a {desc.get('class', kind)} of {len(desc.get('items', []))}"
-    if kind == "tensor":
-        return "a torch.Tensor" if desc.get("class") == "Tensor" else f"a {desc.get('class')}"
-    if kind == "ndarray":
-        return "a NumPy array"
-    if kind == "none":
-        return "None"
-    if kind in ("object", "tensor-subclass", "module"):
-        return f"a {desc.get('class')}"
-    return f"a {kind}"
+def kind_of(desc: dict) -> list:
+    """[kind, class, item count]: what a description is, for the report to put into words."""
+    return [desc.get("kind"), desc.get("class"), len(desc.get("items", []))]
 
 
 def _first_value_difference(yours, expected, tolerance, index=()):
@@ -115,7 +105,7 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
     if {y_kind, e_kind} == {"list", "tuple"} and "container" not in aspects:
         y_kind = e_kind
     if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
-        return Difference("kind", "aspect.kind", {"yours": _kind_name(yours), "expected": _kind_name(expected)}, where)
+        return Difference("kind", "aspect.kind", {"yours": kind_of(yours), "expected": kind_of(expected)}, where)
     if e_kind == "tensor":
         return _compare_tensor(yours, expected, aspects, tolerance, where)
     if e_kind == "ndarray":

@@ -27,7 +27,10 @@ FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a 
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
 OUTPUT_TAIL = 2000         # characters of the child's raw output kept to explain a crash
 
-_CHILD_CODE = "import sys; sys.path.insert(0, sys.argv[2]); from harness.child import main; main(sys.argv)"
+# The child's import path: no current folder (a stray torch.py there must not shadow torch), and the
+# project root last, only to find the harness.
+_CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', sys.argv[2])]; "
+               "sys.path.append(sys.argv[2]); from harness.child import main; main(sys.argv)")
 
 
 class Child:
@@ -119,8 +122,13 @@ def grade(functions: list[FunctionInfo], solutions: Path, reference: Path | None
         job = {"functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions),
                "reference": None if reference_done else str(reference)}
         child.send(job)
+        left = len(pending)
         failed = _run_child(child, job, pending, by_name, result, function_timeout, stop_at, reference_done)
         child.stop()
+        if failed and len(pending) == left and pending:
+            # The child died between functions: charge the next one, so every restart makes progress.
+            _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": child.death_reason()})),
+                    pending, result)
         reference_done = True
         if not failed or time.monotonic() >= stop_at:
             break
@@ -154,6 +162,8 @@ def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, 
             return True
         kind = event.get("event")
         started, limit = time.monotonic(), STARTUP_TIMEOUT
+        if kind in ("expected", "expected_error") and (reference_done or current is not None):
+            continue   # the reference phase is over: such an event can only be forged by learner code
         if kind == "expected":
             result.expected[f"{event['kata']}.{event['function']}"] = event
         elif kind == "expected_error":
@@ -161,6 +171,7 @@ def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, 
                 _finish(info, Verdict("error", reason=("error.reference", {"error": event["error"]})), pending, result)
         elif kind == "importing":
             current, limit = ("kata", event["kata"]), function_timeout
+            reference_done = True
         elif kind == "kata_error":
             key, fields = event["reason"]
             for info in [f for f in pending if f.kata == event["kata"]]:
@@ -184,6 +195,8 @@ def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, 
                 _finish(info, verdict, pending, result)
             current = None
         elif kind == "done":
+            if pending:   # a "done" with work left was written by learner code: treat it as a crash
+                _blame(current, ("error.crash", {"reason": "stopped early"}), pending, by_name, result, True)
             return bool(pending)
 
 

@@ -30,6 +30,7 @@ _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
 _manual_seed = torch.manual_seed
 _autograd_backward = torch.autograd.backward
+_TORCH_DIR = os.path.realpath(os.path.dirname(torch.__file__))
 
 OUTPUT_LIMIT = 2000          # characters of printed output kept per call
 SMALL_TENSOR = 8             # tensors up to this many elements are shown with their values
@@ -220,7 +221,9 @@ def _render(obj, depth):
         children = [type(c).__name__ for c in obj.children()]
         inner = ", ".join(children) if children else obj.extra_repr()
         flag = "" if obj.training else ", eval mode"
-        return f"{kind.__name__}({inner}{flag})"
+        place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {_device_name(_Base.device.__get__(p))}"
+                      for p in obj.parameters()), "")
+        return f"{kind.__name__}({inner}{place}{flag})"
     if kind is torch.device:
         return f"torch.device('{obj}')"
     if callable(obj) and hasattr(obj, "__name__"):
@@ -232,7 +235,9 @@ def _render_values(values):
     if isinstance(values, list):
         return "[" + ", ".join(_render_values(v) for v in values) + "]"
     if isinstance(values, float):
-        return f"{values:.4g}" if values == values else "nan"
+        if values != values:
+            return "nan"
+        return f"{values:.0f}." if values.is_integer() and abs(values) < 1e6 else f"{values:.4g}"
     return repr(values)
 
 
@@ -265,17 +270,20 @@ class _Capture(io.StringIO):
 def _error_record(error: BaseException, learner_file: str | None) -> dict:
     """What the learner needs to know about an exception: its type, message and their line."""
     frames = traceback.extract_tb(error.__traceback__)
-    mine = [f for f in frames if learner_file and os.path.samefile(f.filename, learner_file)] \
-        if learner_file and os.path.exists(learner_file) else []
+    learner_path = os.path.realpath(learner_file) if learner_file else None
+    mine = [f for f in frames if learner_path and os.path.realpath(f.filename) == learner_path]
     frame = mine[-1] if mine else None
     text = str(error)
     if len(text) > 500:
         text = text[:500] + " ..."
     # A stub is a function whose own line raises NotImplementedError; torch raises it too
     # (e.g. for meta tensors), and that is a failure, not a todo.
-    last_line = (frames[-1].line or "").strip() if frames else ""
+    last = frames[-1] if frames else None
+    stub_line = last is not None and (last.line or "").strip().startswith("raise NotImplementedError") \
+        and not os.path.realpath(last.filename).startswith(_TORCH_DIR) \
+        and (learner_path is None or os.path.realpath(last.filename) == learner_path)
     record = {"type": type(error).__name__, "message": text,
-              "todo": type(error) is NotImplementedError and last_line.startswith("raise NotImplementedError"),
+              "todo": type(error) is NotImplementedError and stub_line,
               "exit": not isinstance(error, Exception)}
     if isinstance(error, SyntaxError):
         record["message"], record["line"] = str(error.msg), error.lineno

@@ -61,8 +61,24 @@ def _where_text(where: dict, lang: str) -> str:
     return message(where["key"], lang, name=where.get("name", "")) + where.get("path", "")
 
 
+def kind_text(kind: list, lang: str) -> str:
+    """Put a description's kind into words: "a list of 3", "a NumPy array", "None"."""
+    name, cls, count = kind
+    if name in ("list", "tuple", "dict", "namedtuple"):
+        return message("kind.container", lang, name=cls or name, count=count)
+    if name == "tensor":
+        return message("kind.tensor", lang)
+    if name == "ndarray":
+        return message("kind.ndarray", lang)
+    if name == "none":
+        return "None"
+    return message("kind.other", lang, name=cls or name)
+
+
 def _difference_text(found: Difference, lang: str) -> str:
     fields = dict(found.fields)
+    if found.key == "aspect.kind":
+        fields = {k: kind_text(v, lang) for k, v in fields.items()}
     if found.key == "aspect.rng":
         fields = {k: message("rng.changed" if v else "rng.unchanged", lang) for k, v in fields.items()}
     if found.key == "aspect.backward":

@@ -78,7 +78,10 @@ MESSAGES = {
     "rng.unchanged": {"en": "stayed as it was", "zh": "保持不变"},
     "backward.no_graph": {"en": "no autograd graph", "zh": "没有计算图"},
     "backward.ok": {"en": "works", "zh": "可以正常运行"},
-    "kind.none": {"en": "None", "zh": "None"},
+    "kind.container": {"en": "a {name} of {count}", "zh": "含 {count} 个元素的 {name}"},
+    "kind.tensor": {"en": "a torch.Tensor", "zh": "torch.Tensor"},
+    "kind.ndarray": {"en": "a NumPy array", "zh": "NumPy 数组"},
+    "kind.other": {"en": "a {name}", "zh": "{name}"},
     # --- generic pitfall explanations, used when a kata names none for that aspect -----
     "generic.raises": {
         "en": "Read the error message above: it usually names the dtype, device or shape that is off.",
