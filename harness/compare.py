@@ -99,6 +99,9 @@ def _index_text(index) -> str:
 def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: dict) -> Difference | None:
     """First difference between two descriptions, looking only at ``aspects``."""
     y_kind, e_kind = yours.get("kind"), expected.get("kind")
+    if y_kind == "error" or e_kind == "error":
+        return Difference("raises", "aspect.raises", {"error": _error_text((yours if y_kind == "error" else expected)
+                                                                           .get("error", {}))}, where)
     if y_kind == "tensor-subclass":
         return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
     # A tensor and an nn.Parameter are interchangeable; other classes must match.
@@ -149,8 +152,6 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
             return Difference("values", "aspect.value",
                               {"yours": _show(yours.get("value")), "expected": _show(expected.get("value"))}, where)
         return None
-    if e_kind == "error" or y_kind == "error":
-        return Difference("raises", "aspect.raises", {"error": _error_text(yours.get("error", {}))}, where)
     return None
 
 
@@ -197,7 +198,7 @@ def _error_text(error: dict) -> str:
 
 def _relabel(found: Difference | None, aspect: str) -> Difference | None:
     """Attribute a difference found deep inside a check to the check that found it."""
-    if found is not None and found.aspect in TENSOR_ORDER + ("kind", "inputs", "subclass", "training"):
+    if found is not None and found.aspect in TENSOR_ORDER + ("kind", "inputs", "subclass", "training", "raises"):
         found.aspect = aspect
     return found
 

@@ -111,7 +111,8 @@ def _describe(obj, before, path, depth):
         }
         if before is not None:
             desc["same_object"] = before.get(path) == _identity(obj)
-            grad = _Base.grad.__get__(obj)
+            # Only leaves keep .grad (reading it on a non-leaf just warns).
+            grad = _Base.grad.__get__(obj) if desc["leaf"] else None
             desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
         return desc
     if isinstance(obj, torch.Tensor):
@@ -202,8 +203,8 @@ def _render(obj, depth):
             body = f"<shape {shape}>"
         return f"tensor({', '.join([body] + extras)})"
     if kind is np.ndarray:
-        if 0 < obj.size <= SMALL_TENSOR:
-            return f"np.array({obj.tolist()}, dtype={obj.dtype})"
+        if 0 < obj.size <= SMALL_TENSOR and obj.dtype != object:
+            return f"np.array({_render_values(_plain(obj.tolist()))}, dtype={obj.dtype})"
         return f"np.ndarray(<shape {obj.shape}>, dtype={obj.dtype})"
     if depth > 3:
         return "..."
@@ -298,12 +299,17 @@ def call(fn, args, kwargs, learner_file=None):
     capture = _Capture()
     old_out, old_err = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = capture
-    try:
-        return fn(*args, **kwargs), None, capture
-    except BaseException as error:  # the learner's failure, whatever it is, is data here
-        return None, _error_record(error, learner_file), capture
-    finally:
-        sys.stdout, sys.stderr = old_out, old_err
+    # Warnings the call raises are shown with what it printed (they often name the pitfall).
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            return fn(*args, **kwargs), None, capture
+        except BaseException as error:  # the learner's failure, whatever it is, is data here
+            return None, _error_record(error, learner_file), capture
+        finally:
+            sys.stdout, sys.stderr = old_out, old_err
+            for warning in caught:
+                capture.write(f"{warning.category.__name__}: {warning.message}\n")
 
 
 def _printed(capture: _Capture) -> str:

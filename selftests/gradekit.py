@@ -1,0 +1,63 @@
+"""Helpers for self-tests that run grade.py and pytest as a learner would, in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, timeout: float = 300, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run ``python grade.py ARGS`` and return the finished process (text output)."""
+    return subprocess.run([sys.executable, str(ROOT / "grade.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)
+
+
+def grade_json(*args: str, timeout: float = 300) -> dict:
+    """Run grade.py with ``--format json`` and return the parsed document (exactly one on stdout)."""
+    done = run(*args, "--format", "json", timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def statuses(doc: dict) -> dict:
+    """``{"k01_creation.filled": "passed", ...}`` from a JSON document."""
+    return {f"{k['kata']}.{f['name']}": f["status"] for k in doc["katas"] for f in k["functions"]}
+
+
+def functions(doc: dict) -> dict:
+    return {f"{k['kata']}.{f['name']}": f for k in doc["katas"] for f in k["functions"]}
+
+
+def solutions_from_reference(target: Path) -> Path:
+    """A solutions folder holding a copy of every reference module (all correct)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in (ROOT / "reference").glob("k*.py"):
+        shutil.copy(path, target / path.name)
+    return target
+
+
+def check_schema(doc: dict) -> None:
+    """Assert that ``doc`` follows DESIGN.md's grade.py JSON schema, field by field."""
+    assert set(doc) >= {"score", "max_score", "graded_against", "integrity", "katas"}
+    assert isinstance(doc["score"], int) and isinstance(doc["max_score"], int)
+    assert 0 <= doc["score"] <= doc["max_score"]
+    assert doc["graded_against"] in ("reference", "answer-key")
+    assert isinstance(doc["integrity"]["ok"], bool) and isinstance(doc["integrity"]["modified"], list)
+    assert sum(k["score"] for k in doc["katas"]) == doc["score"]
+    assert sum(k["max_score"] for k in doc["katas"]) == doc["max_score"]
+    for kata in doc["katas"]:
+        assert set(kata) == {"kata", "score", "max_score", "functions"}
+        assert sum(f["score"] for f in kata["functions"]) == kata["score"]
+        assert sum(f["max_score"] for f in kata["functions"]) == kata["max_score"]
+        for function in kata["functions"]:
+            assert set(function) >= {"name", "status", "score", "max_score", "message", "hint"}
+            assert set(function) <= {"name", "status", "score", "max_score", "message", "hint", "skipped"}
+            assert function["status"] in ("passed", "failed", "error", "todo")
+            assert function["score"] == (function["max_score"] if function["status"] == "passed" else 0)
+            assert isinstance(function["message"], str) and isinstance(function["hint"], str)
+            assert (function["message"] == "") == (function["status"] == "passed")

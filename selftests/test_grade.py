@@ -1,0 +1,122 @@
+"""grade.py end to end, as learners and instructors run it."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.catalog import load_curriculum
+from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
+
+CURRICULUM = load_curriculum()
+ALL_FUNCTIONS = [f.qualified for kata in CURRICULUM for f in kata.functions]
+TOTAL_POINTS = sum(f.points for kata in CURRICULUM for f in kata.functions)
+
+
+def test_reference_scores_full_marks():
+    doc = grade_json("--solutions", "reference")
+    check_schema(doc)
+    assert doc["max_score"] == TOTAL_POINTS
+    assert doc["score"] == TOTAL_POINTS, {n: f["message"] for n, f in functions(doc).items() if f["message"]}
+    assert list(statuses(doc)) == ALL_FUNCTIONS
+    assert doc["graded_against"] == "reference"
+
+
+def test_fresh_stubs_score_zero_with_every_function_todo():
+    doc = grade_json()
+    check_schema(doc)
+    assert doc["score"] == 0 and doc["max_score"] == TOTAL_POINTS
+    assert set(statuses(doc).values()) == {"todo"}
+    for function in functions(doc).values():
+        assert "not implemented yet" in function["message"]
+        assert function["hint"]
+
+
+def test_text_output_has_a_table_per_kata_the_score_and_the_next_function():
+    done = run()
+    assert done.returncode == 0, done.stderr
+    for kata in CURRICULUM:
+        assert kata.name in done.stdout
+    assert f"score 0/{TOTAL_POINTS}" in done.stdout
+    first = CURRICULUM[0].functions[0]
+    assert f"Next: {first.qualified}" in done.stdout
+
+
+def test_chinese_output():
+    done = run("k01", "--lang", "zh")
+    assert "得分 0/" in done.stdout and "下一步" in done.stdout and "尚未实现" in done.stdout
+
+
+@pytest.mark.parametrize("selector", ["k01_creation", "k01", "creation"])
+def test_kata_selectors(selector):
+    doc = grade_json(selector)
+    assert [k["kata"] for k in doc["katas"]] == ["k01_creation"]
+
+
+def test_function_selector():
+    doc = grade_json("k01_creation.filled", "--solutions", "reference")
+    assert statuses(doc) == {"k01_creation.filled": "passed"}
+    assert doc["score"] == doc["max_score"] == 1
+
+
+def test_unknown_selector_is_one_clear_line_and_exit_status_2():
+    done = run("k99_nothing")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert "k99_nothing" in lines[0]
+    for kata in CURRICULUM:
+        assert kata.name in lines[0]
+
+
+def test_syntax_error_costs_only_its_kata(tmp_path):
+    solutions = solutions_from_reference(tmp_path / "solutions")
+    broken = solutions / "k01_creation.py"
+    broken.write_text(broken.read_text() + "\ndef oops(:\n    pass\n")
+    doc = grade_json("--solutions", str(solutions))
+    check_schema(doc)
+    lines = broken.read_text().count("\n")
+    for name, function in functions(doc).items():
+        if name.startswith("k01_creation."):
+            assert function["status"] == "error"
+            assert "k01_creation.py" in function["message"] and f"line {lines - 1}" in function["message"]
+            assert "syntax" in function["message"]
+        else:
+            assert function["status"] == "passed", function["message"]
+
+
+def test_missing_function_is_reported_not_found_and_the_rest_is_graded(tmp_path):
+    solutions = solutions_from_reference(tmp_path / "solutions")
+    kata = solutions / "k01_creation.py"
+    kata.write_text(kata.read_text().replace("def filled(", "def filled_renamed("))
+    doc = grade_json("k01", "--solutions", str(solutions))
+    found = functions(doc)
+    assert found["k01_creation.filled"]["status"] == "error"
+    assert "not found" in found["k01_creation.filled"]["message"]
+    assert all(f["status"] == "passed" for n, f in found.items() if n != "k01_creation.filled")
+
+
+def test_hint_levels():
+    one = run("hint", "filled")
+    three = run("hint", "k01_creation.filled", "--level", "3", "--lang", "zh")
+    past = run("hint", "filled", "--level", "9")
+    assert one.returncode == 0 and "1/3" in one.stdout
+    assert three.returncode == 0 and "dtype=torch.float32" in three.stdout and "提示" in three.stdout
+    assert past.returncode == 2 and "1-3" in past.stderr
+
+
+def test_plain_pytest_on_stubs_reports_not_implemented_without_harness_frames():
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_k01_creation.py"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 1
+    assert done.stdout.count("not implemented yet") >= 6
+    assert "harness/" not in done.stdout and "Traceback" not in done.stdout
+
+
+def test_kata_tests_run_under_xdist_with_the_reference():
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+                           "--solutions", "reference"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout
