@@ -48,6 +48,9 @@ def reset_global_state() -> None:
     if hasattr(torch, "set_default_device"):
         torch.set_default_device(None)
     torch.autograd.set_detect_anomaly(False)
+    torch.use_deterministic_algorithms(False)
+    torch.backends.cudnn.deterministic = False
+    torch.backends.cudnn.benchmark = False
     _manual_seed(0)
     random.seed(0)
     np.random.seed(0)

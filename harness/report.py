@@ -72,6 +72,8 @@ def kind_text(kind: list, lang: str) -> str:
         return message("kind.ndarray", lang)
     if name == "none":
         return "None"
+    if name in ("int", "float", "bool", "str", "complex"):
+        return message("kind.scalar", lang, name=name)
     return message("kind.other", lang, name=cls or name)
 
 

@@ -38,8 +38,8 @@ MESSAGES = {
         "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
         "zh": "{where}：你的是 {yours}，应为普通的 torch.Tensor（不接受子类）",
     },
-    "aspect.length": {"en": "{where}: yours has {yours} items, expected {expected}",
-                      "zh": "{where}：你的有 {yours} 个元素，应为 {expected} 个"},
+    "aspect.length": {"en": "{where}: length {yours}, expected {expected}",
+                      "zh": "{where}：长度是 {yours}，应为 {expected}"},
     "aspect.keys": {"en": "{where}: your keys are {yours}, expected {expected}",
                     "zh": "{where}：你的键是 {yours}，应为 {expected}"},
     "aspect.shape": {"en": "{where}: shape {yours}, expected {expected}",
@@ -81,6 +81,7 @@ MESSAGES = {
     "kind.container": {"en": "a {name} of {count}", "zh": "含 {count} 个元素的 {name}"},
     "kind.tensor": {"en": "a torch.Tensor", "zh": "torch.Tensor"},
     "kind.ndarray": {"en": "a NumPy array", "zh": "NumPy 数组"},
+    "kind.scalar": {"en": "a Python {name}", "zh": "Python {name}"},
     "kind.other": {"en": "a {name}", "zh": "{name}"},
     # --- generic pitfall explanations, used when a kata names none for that aspect -----
     "generic.raises": {
