@@ -1,0 +1,59 @@
+"""k10_inference: inference mode / 推理模式 (tutorial / 教程 §7, §8.2, §8.4)
+
+Replace each `raise NotImplementedError(...)` with your code, then check it with
+`python grade.py k10` (score) or `pytest tests/test_k10_inference.py` (details).
+把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k10`
+（查看得分）或 `pytest tests/test_k10_inference.py`（查看详情）检查。
+"""
+
+import torch
+from torch import nn
+
+
+def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """`model(x)` computed in EVALUATION mode (dropout off, batch-norm uses its running
+    statistics) without building an autograd graph: the forward pass runs with autograd off,
+    so the result has requires_grad=False (detaching the result afterwards is too late).
+    Afterwards the model must be in the same train/eval mode it was in before the call.
+
+    Pitfall: three at once. Forgetting `model.eval()` keeps dropout and batch statistics on
+    (random, batch-dependent outputs); forgetting `torch.no_grad()` builds a graph that wastes
+    memory; and leaving the model in eval mode silently spoils the caller's next training step.
+    Example: model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
+             predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
+    Tutorial: §7 ("CUDA out of memory" row), §8.2, §8.4
+
+    在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的滑动统计量），并且不构建
+    计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
+    （事后再 detach 就晚了）。调用结束后，模型必须回到调用之前的 train/eval 模式。
+    陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
+    忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者
+    接下来的训练。
+    示例：model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
+          predict(model, x) -> 评估模式下的输出，requires_grad=False；之后 model.training 仍为 True
+    教程：§7（“CUDA out of memory”那一行）、§8.2、§8.4
+    """
+    raise NotImplementedError("predict: not implemented yet / 尚未实现")
+
+
+def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> torch.Tensor:
+    """The same result as `predict(model, x)`, but the model never sees more than `batch_size`
+    rows of `x` at once: run consecutive chunks of at most `batch_size` rows (the last one may
+    be shorter) and join the outputs in order.
+
+    Pitfall: feeding a whole big tensor at once is what "CUDA out of memory" is about; feed it
+    in chunks. `torch.chunk(x, n)` makes n chunks, not chunks of n rows; and the last, shorter
+    chunk must not be dropped.
+    Example: predict_in_batches(model, torch.randn(10, 4), 4) -> the model sees 4, 4 and 2 rows;
+             the result equals predict(model, x) (shape (10, ...))
+    Tutorial: §7 ("CUDA out of memory" row), §8.4
+
+    结果与 `predict(model, x)` 相同，但模型每次最多只能看到 `x` 的 `batch_size` 行：按顺序把 `x`
+    切成每块最多 `batch_size` 行的小块（最后一块可以更短），逐块计算，再按原顺序拼接输出。
+    陷阱：把一个很大的张量一次性喂给模型，正是 “CUDA out of memory” 的来源；要分块喂。
+    `torch.chunk(x, n)` 切出的是 n 块，而不是每块 n 行；最后那块较短的也不能丢掉。
+    示例：predict_in_batches(model, torch.randn(10, 4), 4) -> 模型依次看到 4、4、2 行；
+          结果等于 predict(model, x)（形状为 (10, ...)）
+    教程：§7（“CUDA out of memory”那一行）、§8.4
+    """
+    raise NotImplementedError("predict_in_batches: not implemented yet / 尚未实现")
