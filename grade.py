@@ -88,7 +88,8 @@ def grade_command(argv: list[str]) -> int:
     from harness import formats
 
     args = _grading_parser().parse_args(argv)
-    child = Child()   # start importing torch now, while this process reads the curriculum
+    # Start both children (they import torch, the slow part) while this process reads the curriculum.
+    learner, referee = Child(), Child()
     try:
         lang = args.lang or default_language()
         katas = load_curriculum()
@@ -101,10 +102,11 @@ def grade_command(argv: list[str]) -> int:
             print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
             return 2
         reference = ROOT / "reference"
-        grading = grade(functions, solutions, reference, child=child,
+        grading = grade(functions, solutions, reference, learner=learner, referee=referee,
                         function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=args.deadline)
     finally:
-        child.stop()
+        learner.stop()
+        referee.stop()
     shown = args.solutions.rstrip("/")
     doc = formats.document(katas, functions, grading, lang=lang, solutions=shown)
     if args.format == "json":

@@ -1,12 +1,13 @@
 """The grading child: the only process of grade.py that runs learner code.
 
-It imports torch once, observes the reference for every requested function *before* any
-learner module is imported (so learner code cannot influence what is expected), then observes
-the learner function by function and streams plain-data events to the parent over a private
-pipe. The parent judges, keeps the score and survives whatever happens here.
+grade.py runs two of them side by side. A "reference" child (the referee) observes the
+reference solutions and never sees learner code; a "learner" child observes the solutions and
+never loads the reference (``import reference`` fails there). Both stream plain-data events to
+the parent over a private pipe; the parent judges, keeps the score and survives whatever
+happens here.
 
-Events (one JSON object per line): ready; expected / expected_error (reference phase);
-importing, kata_error (a learner module); start, observed, missing (a learner function); done.
+Events (one JSON object per line): ready; expected, expected_error (referee); importing,
+kata_error (a learner module); start, observed, missing (a learner function); done.
 """
 
 from __future__ import annotations
@@ -44,19 +45,13 @@ def main(argv: list[str]) -> None:
 
     job = json.loads(sys.stdin.readline())
     # Learner code that waits for input gets end-of-file at once instead of hanging.
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     functions = [tuple(f) for f in job["functions"]]
-    solutions = Path(job["solutions"])
-    known = set(sys.modules)
-    if job.get("reference"):
+    if job["mode"] == "reference":
         _observe_reference(send, functions, Path(job["reference"]), runner)
-    # Nothing loaded for the reference phase stays reachable by name, and `import reference` fails.
-    for name in set(sys.modules) - known:
-        if name.startswith("_kata_module_"):
-            del sys.modules[name]
-    sys.meta_path.insert(0, _ReferenceGuard())
-    _observe_learner(send, functions, solutions, runner, observe)
+    else:
+        sys.meta_path.insert(0, _ReferenceGuard())
+        _observe_learner(send, functions, Path(job["solutions"]), runner, observe)
     send(event="done")
     os._exit(0)   # do not wait for threads learner code may have left running
 

@@ -53,9 +53,12 @@ class Child:
         with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as stream:
             for line in stream:
                 try:
-                    self.events.put(json.loads(line))
+                    event = json.loads(line)
                 except json.JSONDecodeError:
                     continue   # garbage written to our pipe by learner code is ignored
+                if isinstance(event, dict):
+                    event["_at"] = time.monotonic()
+                    self.events.put(event)
         self.events.put(None)  # end of stream: the child finished or died
 
     def _drain_output(self) -> None:
@@ -107,71 +110,101 @@ class Grading:
     restarts: int = 0
 
 
-def grade(functions: list[FunctionInfo], solutions: Path, reference: Path | None, *,
+def grade(functions: list[FunctionInfo], solutions: Path, reference: Path, *,
           function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          child: Child | None = None) -> Grading:
+          learner: Child | None = None, referee: Child | None = None) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``reference``; always returns a verdict
-    for every function, whatever the learner code does."""
+    for every function, whatever the learner code does.
+
+    Two children work side by side: the referee observes the reference (it never sees learner
+    code) while the learner child observes the solutions (it never loads the reference).
+    """
     result = Grading()
     pending = list(functions)
     by_name = {f.qualified: f for f in functions}
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    reference_done = reference is None
-    child = child or Child()
-    while pending:
-        job = {"functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions),
-               "reference": None if reference_done else str(reference)}
-        child.send(job)
+    learner = learner or Child()
+    referee = referee or Child()
+    names = [[f.kata, f.name] for f in pending]
+    referee.send({"mode": "reference", "functions": names, "reference": str(reference)})
+    learner.send({"mode": "learner", "functions": names, "solutions": str(solutions)})
+    _collect_expected(referee, pending, result, stop_at)
+    referee.stop()
+    while pending and time.monotonic() < stop_at:
         left = len(pending)
-        failed = _run_child(child, job, pending, by_name, result, function_timeout, stop_at, reference_done)
-        child.stop()
-        if failed and len(pending) == left and pending:
-            # The child died between functions: charge the next one, so every restart makes progress.
-            _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": child.death_reason()})),
-                    pending, result)
-        reference_done = True
-        if not failed or time.monotonic() >= stop_at:
+        failed = _follow_learner(learner, pending, by_name, result, function_timeout, stop_at)
+        learner.stop()
+        if not failed:
             break
+        if len(pending) == left and pending:
+            # The child died between functions: charge the next one, so every restart makes progress.
+            _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": learner.death_reason()})),
+                    pending, result)
         result.restarts += 1
-        child = Child()
+        learner = Child()
+        learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending],
+                      "solutions": str(solutions)})
+    learner.stop()
     for info in pending:
         result.verdicts.setdefault(info.qualified, Verdict("error", reason=("error.deadline", {})))
     return result
 
 
-def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, reference_done) -> bool:
-    """Follow one child's events. Returns True when the child hung or died with work left."""
-    current = None            # ("kata", name) or ("function", qualified) being worked on
-    limit = STARTUP_TIMEOUT
-    started = time.monotonic()
+def _collect_expected(referee: Child, pending: list, result: Grading, stop_at: float) -> None:
+    """Read the referee's observations of the reference; functions it cannot observe are errors."""
+    limit_at = min(time.monotonic() + STARTUP_TIMEOUT, stop_at)
+    problem = "no answer"
     while True:
-        now = time.monotonic()
         try:
-            event = child.next_event(min(started + limit, stop_at) - now)
+            event = referee.next_event(limit_at - time.monotonic())
         except queue.Empty:
-            if time.monotonic() >= stop_at:
-                return False
-            reason = ("error.timeout", {"seconds": limit})
-            _blame(current, reason, pending, by_name, result, reference_done)
-            return True
+            problem = f"no answer within {STARTUP_TIMEOUT:g} s"
+            break
         if event is None:
-            if not pending:
-                return False
-            reason = ("error.crash", {"reason": child.death_reason()})
-            _blame(current, reason, pending, by_name, result, reference_done, child.output_tail[-300:])
-            return True
+            problem = referee.death_reason()
+            break
         kind = event.get("event")
-        started, limit = time.monotonic(), STARTUP_TIMEOUT
-        if kind in ("expected", "expected_error") and (reference_done or current is not None):
-            continue   # the reference phase is over: such an event can only be forged by learner code
         if kind == "expected":
             result.expected[f"{event['kata']}.{event['function']}"] = event
         elif kind == "expected_error":
             for info in [f for f in pending if f.kata == event["kata"] and event["function"] in (None, f.name)]:
                 _finish(info, Verdict("error", reason=("error.reference", {"error": event["error"]})), pending, result)
-        elif kind == "importing":
+        elif kind == "done":
+            break
+    for info in [f for f in pending if f.qualified not in result.expected]:
+        _finish(info, Verdict("error", reason=("error.reference", {"error": problem})), pending, result)
+
+
+def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) -> bool:
+    """Follow one learner child's events. Returns True when it hung or died with work left.
+
+    Events carry their arrival time, so a function is timed from its "start" to its answer even
+    when the events were read later (while the referee was still being waited for).
+    """
+    current = None            # ("kata", name) or ("function", qualified) being worked on
+    limit = STARTUP_TIMEOUT
+    since = time.monotonic()
+    while True:
+        try:
+            event = child.next_event(min(since + limit, stop_at) - time.monotonic())
+        except queue.Empty:
+            if time.monotonic() >= stop_at:
+                return False
+            _blame(current, ("error.timeout", {"seconds": limit}), pending, by_name, result)
+            return True
+        if event is None:
+            if not pending:
+                return False
+            reason = ("error.crash", {"reason": child.death_reason()})
+            _blame(current, reason, pending, by_name, result, child.output_tail[-300:])
+            return True
+        if event["_at"] - since > limit:   # it answered, but too late
+            _blame(current, ("error.timeout", {"seconds": limit}), pending, by_name, result)
+            return True
+        kind = event.get("event")
+        since, limit = event["_at"], STARTUP_TIMEOUT
+        if kind == "importing":
             current, limit = ("kata", event["kata"]), function_timeout
-            reference_done = True
         elif kind == "kata_error":
             key, fields = event["reason"]
             for info in [f for f in pending if f.kata == event["kata"]]:
@@ -179,15 +212,14 @@ def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, 
         elif kind == "start":
             qualified = f"{event['kata']}.{event['function']}"
             current = ("function", qualified)
-            expected = result.expected.get(qualified, {})
-            limit = expected.get("timeout") or function_timeout
+            limit = result.expected.get(qualified, {}).get("timeout") or function_timeout
         elif kind == "missing":
-            info = by_name[f"{event['kata']}.{event['function']}"]
-            _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
+            info = by_name.get(f"{event['kata']}.{event['function']}")
+            if info in pending:
+                _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
         elif kind == "observed":
             qualified = f"{event['kata']}.{event['function']}"
-            info = by_name.get(qualified)
-            expected = result.expected.get(qualified)
+            info, expected = by_name.get(qualified), result.expected.get(qualified)
             if info in pending and expected:
                 verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]),
                                 event["observations"], expected["observations"])
@@ -196,7 +228,7 @@ def _run_child(child, job, pending, by_name, result, function_timeout, stop_at, 
             current = None
         elif kind == "done":
             if pending:   # a "done" with work left was written by learner code: treat it as a crash
-                _blame(current, ("error.crash", {"reason": "stopped early"}), pending, by_name, result, True)
+                _blame(current, ("error.crash", {"reason": "stopped early"}), pending, by_name, result)
             return bool(pending)
 
 
@@ -206,16 +238,9 @@ def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading
         pending.remove(info)
 
 
-def _blame(current, reason, pending, by_name, result, reference_done, printed="") -> None:
-    """Charge a hang or a crash to what the child was doing: one function, one kata's import,
-    or (before any learner code ran) the reference itself."""
+def _blame(current, reason, pending, by_name, result, printed="") -> None:
+    """Charge a hang or a crash to what the learner child was doing: one function or one kata's import."""
     if current is None:
-        if not reference_done:
-            for info in list(pending):
-                if info.qualified not in result.expected:
-                    detail = reason[1].get("reason") or f"no answer within {reason[1].get('seconds')} s"
-                    _finish(info, Verdict("error", reason=("error.reference", {"error": detail}), printed=printed),
-                            pending, result)
         return
     what, name = current
     victims = [f for f in pending if f.kata == name] if what == "kata" else [by_name[name]]

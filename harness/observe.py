@@ -48,7 +48,8 @@ def reset_global_state() -> None:
     if hasattr(torch, "set_default_device"):
         torch.set_default_device(None)
     torch.autograd.set_detect_anomaly(False)
-    torch.use_deterministic_algorithms(False)
+    if torch.are_deterministic_algorithms_enabled():   # the setter imports torch._inductor (1 s): only when needed
+        torch.use_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
     _manual_seed(0)

@@ -1,0 +1,85 @@
+"""The curriculum, stubs, references and kata tests agree with each other and with CATALOG.md,
+and every learner-facing text exists in English and Chinese."""
+
+import ast
+import inspect
+import re
+
+import pytest
+
+from harness.catalog import load_curriculum
+from harness.runner import ROOT, load_kata_spec, load_module
+from harness.text import LANGUAGES, MESSAGES
+
+KATAS = load_curriculum()
+SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _bilingual(texts) -> bool:
+    return all(isinstance(texts.get(lang), str) and texts[lang].strip() for lang in LANGUAGES) \
+        and bool(CJK.search(texts["zh"]))
+
+
+def test_every_generic_message_exists_in_both_languages():
+    missing = [key for key, texts in MESSAGES.items() if set(texts) != set(LANGUAGES) or not all(texts.values())]
+    assert not missing
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_kata_files_and_spec_match_the_curriculum(kata):
+    spec = load_kata_spec(kata.name)
+    assert spec.name == kata.name
+    assert [f.name for f in spec.functions] == [f.name for f in kata.functions]
+    stub = load_module(ROOT / "katas" / f"{kata.name}.py")
+    reference = load_module(ROOT / "reference" / f"{kata.name}.py")
+    for info in kata.functions:
+        assert inspect.signature(getattr(stub, info.name)) == inspect.signature(getattr(reference, info.name)), \
+            f"{info.qualified}: stub and reference signatures differ"
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_every_function_has_bilingual_title_pitfalls_and_three_hint_levels(kata):
+    assert _bilingual(kata.title)
+    for info in kata.functions:
+        assert _bilingual(info.title), info.qualified
+        assert info.points >= 1
+        assert info.section.startswith("§"), info.qualified
+        assert "default" in info.pitfalls, f"{info.qualified}: no default pitfall text"
+        for key, texts in info.pitfalls.items():
+            assert _bilingual(texts), f"{info.qualified}: pitfall '{key}' is not in both languages"
+        assert len(info.hints) >= 3, f"{info.qualified}: fewer than three hint levels"
+        for level in info.hints:
+            assert all(level.get(lang, "").strip() for lang in LANGUAGES), info.qualified
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_stubs_are_bilingual_and_raise_not_implemented(kata):
+    source = (ROOT / "katas" / f"{kata.name}.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assert CJK.search(ast.get_docstring(tree) or ""), "the module docstring needs its Chinese half"
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for info in kata.functions:
+        node = functions[info.name]
+        doc = ast.get_docstring(node) or ""
+        assert "Pitfall" in doc and "陷阱" in doc, info.qualified
+        assert "Example" in doc and "示例" in doc, info.qualified
+        assert "§" in doc, info.qualified
+        body = node.body[1:]   # after the docstring
+        assert len(body) == 1 and isinstance(body[0], ast.Raise), f"{info.qualified}: the stub must only raise"
+        raised = ast.get_source_segment(source, body[0])
+        assert "NotImplementedError" in raised and "尚未实现" in raised, info.qualified
+
+
+@pytest.mark.skipif(not SHARED_CATALOG.exists(), reason="../shared/CATALOG.md is not beside this checkout")
+def test_every_catalog_function_is_in_the_curriculum():
+    text = SHARED_CATALOG.read_text(encoding="utf-8")
+    catalog = {}
+    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+        kata = section.split()[0]
+        if re.fullmatch(r"k\d\d_\w+", kata):
+            catalog[kata] = re.findall(r"^\| `(\w+)\(", section, flags=re.M)
+    ours = {k.name: [f.name for f in k.functions] for k in KATAS}
+    for kata, names in catalog.items():
+        assert kata in ours, f"{kata} from CATALOG.md has no curriculum entry"
+        assert ours[kata][:len(names)] == names, f"{kata}: functions differ from CATALOG.md"
