@@ -3,6 +3,8 @@
 
     python grade.py [SELECTOR ...] [--solutions DIR] [--format text|json] [--lang en|zh]
     python grade.py hint FUNCTION [--level N]
+    python grade.py freeze                 instructor: write the answer key from reference/
+    python grade.py release OUT_DIR        instructor: write the student template (no reference/)
 
 SELECTOR is a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias).
 Learner code runs in a child process; this process only reads the results and keeps the score.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -31,6 +34,8 @@ def _grading_parser() -> argparse.ArgumentParser:
                         help="time limit per function (default 5)")
     parser.add_argument("--deadline", type=float, default=600.0, metavar="SECONDS",
                         help="bound for the whole run; what is not graded by then is an error (default 600)")
+    parser.add_argument("--against", choices=("reference", "answer-key"), default=None,
+                        help="what to compare with (default: reference/ when present, else the answer key)")
     return parser
 
 
@@ -84,12 +89,15 @@ def _solutions_dir(name: str) -> Path:
 
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
+    from harness import answer_key, formats, integrity
     from harness.grading import FUNCTION_TIMEOUT, Child, grade
-    from harness import formats
 
     args = _grading_parser().parse_args(argv)
-    # Start both children (they import torch, the slow part) while this process reads the curriculum.
-    learner, referee = Child(), Child()
+    reference = ROOT / "reference"
+    against = args.against or ("reference" if reference.is_dir() else "answer-key")
+    # Start the children (they import torch, the slow part) while this process reads the curriculum.
+    learner = Child()
+    referee = Child() if against == "reference" else None
     try:
         lang = args.lang or default_language()
         katas = load_curriculum()
@@ -101,27 +109,91 @@ def grade_command(argv: list[str]) -> int:
         if not solutions.is_dir():
             print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
             return 2
-        reference = ROOT / "reference"
-        grading = grade(functions, solutions, reference, learner=learner, referee=referee,
+        key = None
+        if against == "answer-key":
+            key = answer_key.load()
+            if key is None:
+                print(message("error.no_key", lang), file=sys.stderr)
+                return 2
+        grading = grade(functions, solutions, reference=reference, key=key, learner=learner, referee=referee,
                         function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=args.deadline)
     finally:
         learner.stop()
-        referee.stop()
+        if referee:
+            referee.stop()
     shown = args.solutions.rstrip("/")
-    doc = formats.document(katas, functions, grading, lang=lang, solutions=shown)
+    checked = integrity.check()
+    doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=against,
+                           integrity=checked)
     if args.format == "json":
         print(json.dumps(doc, ensure_ascii=False, indent=1))
     else:
-        print(formats.text(doc, katas, grading, lang=lang, solutions=shown))
+        print(formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked))
+    return 0
+
+
+def freeze(argv: list[str]) -> int:
+    """``grade.py freeze``: record the reference's observations into the answer key."""
+    import torch  # only for its version: the observing happens in the referee child
+
+    from harness import answer_key
+    from harness.grading import observe_reference
+
+    argparse.ArgumentParser(prog="grade.py freeze", description=freeze.__doc__).parse_args(argv)
+    katas = load_curriculum()
+    functions = resolve([], katas)
+    observed = observe_reference(functions, ROOT / "reference")
+    if observed.verdicts:
+        for name, verdict in observed.verdicts.items():
+            print(f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}", file=sys.stderr)
+        print("freeze: the reference could not be observed; the answer key was not written", file=sys.stderr)
+        return 1
+    key = answer_key.AnswerKey(
+        torch_version=torch.__version__, reference=answer_key.reference_digest(),
+        katas={kata.name: answer_key.kata_digest(kata.name) for kata in katas},
+        expected={name: {k: v for k, v in event.items() if k not in ("event", "_at")}
+                  for name, event in observed.expected.items()},
+    )
+    size = answer_key.write(key)
+    print(f"answer key: {len(key.expected)} functions in {len(katas)} katas, torch {key.torch_version}, "
+          f"{size // 1024} KiB -> {answer_key.KEY_PATH.relative_to(ROOT)}")
+    return 0
+
+
+def release(argv: list[str]) -> int:
+    """``grade.py release OUT_DIR [--force]``: write the student template and check it."""
+    from harness.release import ReleaseError
+    from harness.release import release as write_template
+
+    parser = argparse.ArgumentParser(prog="grade.py release", description=release.__doc__)
+    parser.add_argument("out_dir", metavar="OUT_DIR")
+    parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR")
+    args = parser.parse_args(argv)
+    out = Path(args.out_dir)
+    try:
+        problems = write_template(out, force=args.force)
+    except ReleaseError as error:
+        print(f"release: {error}", file=sys.stderr)
+        return 2
+    if problems:
+        for problem in problems:
+            print(f"release: {problem}", file=sys.stderr)
+        return 1
+    print(f"student template written to {out} and checked: stubs score 0, the reference scores full marks")
     return 0
 
 
 def main(argv: list[str]) -> int:
     _utf8_output()
-    if argv and argv[0] == "hint":
-        return hint(argv[1:])
+    commands = {"hint": hint, "freeze": freeze, "release": release}
+    if argv and argv[0] in commands:
+        return commands[argv[0]](argv[1:])
     return grade_command(argv)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:   # `python grade.py | head`: the reader left; that is fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -72,6 +72,7 @@ def _observe_reference(send, functions, reference_dir, runner) -> None:
             devices, skipped = runner.devices_for(function)
             send(event="expected", kata=kata, function=name, checks=list(function.checks),
                  rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
+                 devices=list(function.devices),
                  observations=runner.observe_devices(getattr(module, name), function, kata, devices))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .catalog import FunctionInfo, KataInfo
 from .grading import Grading
+from .integrity import Integrity
 from .report import Verdict, render
 from .text import message, pick
 
@@ -11,7 +12,7 @@ MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
 
 
 def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Grading, *, lang: str,
-             solutions: str, graded_against: str = "reference") -> dict:
+             solutions: str, graded_against: str = "reference", integrity: Integrity | None = None) -> dict:
     """The ``--format json`` document: totals, then katas with their functions in order."""
     chosen = {f.qualified for f in selected}
     kata_entries = []
@@ -35,7 +36,7 @@ def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Gradi
         "score": sum(k["score"] for k in kata_entries),
         "max_score": sum(k["max_score"] for k in kata_entries),
         "graded_against": graded_against,
-        "integrity": {"ok": True, "modified": []},
+        "integrity": (integrity or Integrity()).as_json(),
         "katas": kata_entries,
     }
 
@@ -53,11 +54,20 @@ def _first_line(verdict: Verdict, info: FunctionInfo, lang: str, solutions: str)
     return next((line for line in lines if not line.startswith(message("called", lang))), lines[0] if lines else "")
 
 
-def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str) -> str:
+def integrity_text(integrity: Integrity, lang: str) -> str:
+    """Which grading files differ from the template, and how to put them back."""
+    folders = sorted({entry.split("/")[0].split(" ")[0] for entry in integrity.modified})
+    return message("integrity.changed", lang, files=", ".join(integrity.modified), paths=" ".join(folders))
+
+
+def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str,
+         integrity: Integrity | None = None) -> str:
     """The learner's view: a table per kata with progress, the total, and what to do next."""
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
     out, next_up, skipped = [], None, False
+    if integrity and not integrity.ok:
+        out += [integrity_text(integrity, lang), ""]
     for kata in doc["katas"]:
         out.append(f"{kata['kata']}  {titles[kata['kata']]}")
         out.append(f"  {_bar(kata['score'], kata['max_score'])}  {kata['score']}/{kata['max_score']}")

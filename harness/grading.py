@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .answer_key import AnswerKey
 from .catalog import ROOT, FunctionInfo
 from .compare import Tolerance
 from .report import Verdict, judge
@@ -110,26 +111,30 @@ class Grading:
     restarts: int = 0
 
 
-def grade(functions: list[FunctionInfo], solutions: Path, reference: Path, *,
-          function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          learner: Child | None = None, referee: Child | None = None) -> Grading:
-    """Grade ``functions`` from ``solutions`` against ``reference``; always returns a verdict
-    for every function, whatever the learner code does.
+def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | None = None,
+          key: AnswerKey | None = None, function_timeout: float = FUNCTION_TIMEOUT,
+          deadline: float | None = None, learner: Child | None = None, referee: Child | None = None) -> Grading:
+    """Grade ``functions`` from ``solutions`` against ``reference`` (or the answer ``key``);
+    always returns a verdict for every function, whatever the learner code does.
 
-    Two children work side by side: the referee observes the reference (it never sees learner
-    code) while the learner child observes the solutions (it never loads the reference).
+    With a reference, two children work side by side: the referee observes the reference (it
+    never sees learner code) while the learner child observes the solutions (it never loads the
+    reference).
     """
     result = Grading()
     pending = list(functions)
     by_name = {f.qualified: f for f in functions}
     stop_at = time.monotonic() + deadline if deadline else float("inf")
     learner = learner or Child()
-    referee = referee or Child()
-    names = [[f.kata, f.name] for f in pending]
-    referee.send({"mode": "reference", "functions": names, "reference": str(reference)})
-    learner.send({"mode": "learner", "functions": names, "solutions": str(solutions)})
-    _collect_expected(referee, pending, result, stop_at)
-    referee.stop()
+    learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions)})
+    if key is not None:
+        _expected_from_key(key, pending, result)
+    else:
+        referee = referee or Child()
+        referee.send({"mode": "reference", "functions": [[f.kata, f.name] for f in pending],
+                      "reference": str(reference)})
+        _collect_expected(referee, pending, result, stop_at)
+        referee.stop()
     while pending and time.monotonic() < stop_at:
         left = len(pending)
         failed = _follow_learner(learner, pending, by_name, result, function_timeout, stop_at)
@@ -148,6 +153,33 @@ def grade(functions: list[FunctionInfo], solutions: Path, reference: Path, *,
     for info in pending:
         result.verdicts.setdefault(info.qualified, Verdict("error", reason=("error.deadline", {})))
     return result
+
+
+def observe_reference(functions: list[FunctionInfo], reference: Path) -> Grading:
+    """Only the referee's side: the reference's observations (``expected``) and the functions it
+    could not observe (``verdicts``). What ``grade.py freeze`` records."""
+    result = Grading()
+    referee = Child()
+    try:
+        referee.send({"mode": "reference", "functions": [[f.kata, f.name] for f in functions],
+                      "reference": str(reference)})
+        _collect_expected(referee, list(functions), result, float("inf"))
+    finally:
+        referee.stop()
+    return result
+
+
+def _expected_from_key(key: AnswerKey, pending: list, result: Grading) -> None:
+    stale = set(key.stale_katas())
+    for info in list(pending):
+        event = key.expected.get(info.qualified)
+        if info.kata in stale:
+            _finish(info, Verdict("error", reason=("error.stale_key", {})), pending, result)
+        elif event is None:
+            _finish(info, Verdict("error", reason=("error.not_in_key", {})), pending, result)
+        else:
+            recorded = set(event["observations"])
+            result.expected[info.qualified] = {**event, "skipped": [d for d in event["devices"] if d not in recorded]}
 
 
 def _collect_expected(referee: Child, pending: list, result: Grading, stop_at: float) -> None:

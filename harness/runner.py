@@ -77,8 +77,12 @@ def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_
     """Grade ``learner_fn`` against ``reference_fn`` in this process."""
     usable, skipped = devices_for(spec)
     devices = usable if devices is None else devices
-    expected = observe_devices(reference_fn, spec, kata, devices)
-    yours = observe_devices(learner_fn, spec, kata, devices, learner_file)
-    verdict = judge(spec.checks, tolerance_of(spec), yours, expected)
+    verdict = grade_against(spec, kata, learner_fn, observe_devices(reference_fn, spec, kata, devices), learner_file)
     verdict.skipped = skipped
     return verdict
+
+
+def grade_against(spec: Function, kata: str, learner_fn, expected: dict, learner_file=None) -> Verdict:
+    """Grade ``learner_fn`` against recorded observations (``{device: [case observations]}``)."""
+    yours = observe_devices(learner_fn, spec, kata, list(expected), learner_file)
+    return judge(spec.checks, tolerance_of(spec), yours, expected)

@@ -151,8 +151,30 @@ MESSAGES = {
         "en": "the reference solution failed on this case: {error} (an instructor's problem, not yours)",
         "zh": "参考答案在此用例上出错：{error}（这是出题者的问题，不是你的）",
     },
+    "error.stale_key": {
+        "en": "the answer key is out of date for this kata (instructor: run `python grade.py freeze`)",
+        "zh": "答案密钥对这个练习已过期（教师：请运行 `python grade.py freeze`）",
+    },
+    "error.not_in_key": {
+        "en": "this function is not in the answer key (instructor: run `python grade.py freeze`)",
+        "zh": "答案密钥中没有这个函数（教师：请运行 `python grade.py freeze`）",
+    },
+    "error.no_key": {
+        "en": "there is no reference/ folder and no answer key (tests/answer_key.dat): nothing to grade against",
+        "zh": "既没有 reference/ 目录，也没有答案密钥（tests/answer_key.dat）：无法评分",
+    },
     "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
+    "skipped.not_in_key": {
+        "en": "{device} checks skipped: the answer key was made without that device",
+        "zh": "已跳过 {device} 检查：答案密钥生成时没有这个设备",
+    },
     "skipped.cuda": {"en": "CUDA checks skipped: no GPU here", "zh": "已跳过 CUDA 检查：本机没有 GPU"},
+    "integrity.changed": {
+        "en": "Grading files differ from the template: {files}. Restore them with `git checkout -- {paths}` "
+              "(and delete added ones); official results award 0 points until they match.",
+        "zh": "评分文件与模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
+              "在恢复之前，正式成绩记为 0 分。",
+    },
     "grade.score": {"en": "score", "zh": "得分"},
     "grade.next": {"en": "Next", "zh": "下一步"},
     "grade.all_done": {"en": "All done, well done!", "zh": "全部完成，干得漂亮！"},

@@ -67,13 +67,13 @@ def zero_row_deepcopy(x):
     return y
 
 
-@wrong("zero_column_", "x[:, j].clone()", "x[:, j] = 0")
+@wrong("zero_column_", "x[:, j].clone()", "x[:, j].zero_()")
 def zero_column_of_clone(x, j):
     column = x[:, j].clone()
     column.zero_()
 
 
-@wrong("zero_column_", "rebinds a local name", "x[:, j] = 0")
+@wrong("zero_column_", "rebinds a local name", "x[:, j].zero_()")
 def zero_column_rebind(x, j):
     x = x.clone()
     x[:, j] = 0

@@ -1,0 +1,77 @@
+"""The answer key: what the reference does, recorded, so a template without ``reference/`` grades.
+
+``python grade.py freeze`` has the referee child observe every function of the reference (the
+same observations live grading compares) and writes them, with the torch version and hashes of
+the sources they came from, to ``tests/answer_key.dat``. The file is compressed and encoded so
+that its values cannot be read or grepped casually; it is not encryption.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalog import ROOT
+
+KEY_PATH = ROOT / "tests" / "answer_key.dat"
+MAGIC = b"KATA-ANSWER-KEY 1\n"
+
+
+def _digest(paths) -> str:
+    hasher = hashlib.sha256()
+    for path in paths:
+        hasher.update(path.name.encode() + b"\0")
+        hasher.update(path.read_bytes() if path.exists() else b"<missing>")
+    return hasher.hexdigest()
+
+
+def kata_digest(kata: str, root: Path = ROOT) -> str:
+    """Hash of what a kata's expected observations depend on besides the reference: its test
+    module and curriculum entry, and the harness code that observes."""
+    harness = sorted((root / "harness").glob("*.py"))
+    return _digest([root / "tests" / f"test_{kata}.py", root / "curriculum" / f"{kata}.toml", *harness])
+
+
+def reference_digest(root: Path = ROOT) -> str:
+    return _digest(sorted((root / "reference").glob("*.py")))
+
+
+@dataclass
+class AnswerKey:
+    torch_version: str
+    katas: dict          # kata -> digest of its sources when frozen
+    reference: str       # digest of reference/ when frozen
+    expected: dict       # "kata.function" -> the referee's "expected" event
+
+    def stale_katas(self, root: Path = ROOT) -> list[str]:
+        """Katas whose tests, curriculum entry or harness changed since the key was frozen."""
+        return [kata for kata, digest in self.katas.items() if kata_digest(kata, root) != digest]
+
+
+def encode(key: AnswerKey) -> bytes:
+    data = json.dumps(key.__dict__, allow_nan=True).encode()   # key order matters (probes are checked in order)
+    return MAGIC + base64.b64encode(zlib.compress(data, 9)) + b"\n"
+
+
+def decode(raw: bytes) -> AnswerKey:
+    if not raw.startswith(MAGIC):
+        raise ValueError("not an answer key")
+    return AnswerKey(**json.loads(zlib.decompress(base64.b64decode(raw[len(MAGIC):]))))
+
+
+def load(path: Path = KEY_PATH) -> AnswerKey | None:
+    """The answer key, or None when there is none (or it cannot be read)."""
+    try:
+        return decode(Path(path).read_bytes())
+    except (OSError, ValueError, zlib.error, json.JSONDecodeError, TypeError):
+        return None
+
+
+def write(key: AnswerKey, path: Path = KEY_PATH) -> int:
+    raw = encode(key)
+    Path(path).write_bytes(raw)
+    return len(raw)

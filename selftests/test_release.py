@@ -1,0 +1,113 @@
+"""grade.py release: a student template without reference solutions, checked, with integrity."""
+
+import ast
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from harness.integrity import MANIFEST_NAME
+from selftests.gradekit import ROOT, run
+
+WHITESPACE = re.compile(r"\s+")
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    out = tmp_path_factory.mktemp("release") / "template"
+    done = run("release", str(out), timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert "checked" in done.stdout
+    return out
+
+
+def _grade(root, *args):
+    done = subprocess.run([sys.executable, str(root / "grade.py"), "--format", "json", *args],
+                          capture_output=True, text=True, cwd=root, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _reference_bodies():
+    """Each reference function's body (docstring left out), whitespace removed."""
+    for path in sorted((ROOT / "reference").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef):
+                body = node.body[1:] if ast.get_docstring(node) else node.body
+                text = "".join(ast.get_source_segment(source, statement) for statement in body)
+                yield f"{path.stem}.{node.name}", WHITESPACE.sub("", text)
+
+
+def test_template_has_everything_a_student_needs_and_no_reference(template):
+    for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", MANIFEST_NAME,
+                 "tests/answer_key.dat", "harness/grading.py", "curriculum/k01_creation.toml",
+                 "katas/k01_creation.py", "tests/test_k01_creation.py"):
+        assert (template / name).is_file(), name
+    assert not (template / "reference").exists()
+    assert not (template / "selftests").exists()
+
+
+def test_no_reference_function_body_anywhere_in_the_template(template):
+    files = {path: WHITESPACE.sub("", path.read_text(encoding="utf-8", errors="replace"))
+             for path in template.rglob("*") if path.is_file()}
+    leaks = [(name, str(path.relative_to(template))) for name, body in _reference_bodies()
+             for path, text in files.items() if body and body in text]
+    assert not leaks
+
+
+def test_template_grades_against_its_answer_key(template):
+    fresh = _grade(template)
+    assert fresh["graded_against"] == "answer-key"
+    assert fresh["integrity"] == {"ok": True, "modified": []}
+    assert fresh["score"] == 0
+
+
+def test_students_pytest_works_without_reference(template, tmp_path):
+    copy = tmp_path / "student"
+    shutil.copytree(template, copy)
+    for path in (ROOT / "reference").glob("*.py"):
+        shutil.copy(path, copy / "katas" / path.name)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], capture_output=True,
+                          text=True, cwd=copy, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
+    copy = tmp_path / "student"
+    shutil.copytree(template, copy)
+    with open(copy / "tests" / "test_k13_bmi.py", "a") as handle:
+        handle.write("\n# made easier\n")
+    (copy / "tests" / "conftest.py").write_text("")
+    (copy / "curriculum" / "k12_joining.toml").unlink()
+    doc = _grade(copy, "k01")
+    assert doc["integrity"]["ok"] is False
+    assert sorted(doc["integrity"]["modified"]) == ["curriculum/k12_joining.toml", "tests/conftest.py",
+                                                    "tests/test_k13_bmi.py"]
+    text = subprocess.run([sys.executable, "grade.py", "k01"], capture_output=True, text=True, cwd=copy).stdout
+    assert "tests/test_k13_bmi.py (changed)" in text and "tests/conftest.py (added)" in text
+    assert "curriculum/k12_joining.toml (removed)" in text and "git checkout -- curriculum tests" in text
+
+
+def test_release_refuses_a_non_empty_folder_unless_forced(tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    refused = run("release", str(out))
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    forced = run("release", str(out), "--force", timeout=900)
+    assert forced.returncode == 0, forced.stderr
+    assert not (out / "notes.txt").exists() and (out / "grade.py").exists()
+
+
+@pytest.mark.parametrize("target", [".", "tests/out", "reference", ".."])
+def test_release_never_writes_into_the_instructors_own_files(target):
+    before = sorted(p.name for p in ROOT.iterdir())
+    refused = run("release", str(ROOT / target), "--force")
+    assert refused.returncode == 2
+    assert "Traceback" not in refused.stderr
+    assert sorted(p.name for p in ROOT.iterdir()) == before
