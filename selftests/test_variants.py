@@ -37,8 +37,15 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     assert "陷阱" in chinese and info.section in chinese, chinese
 
 
+# The curriculum of CATALOG.md; a kata an instructor adds needs no variants to be graded.
+CORE_KATAS = ("k01_creation", "k02_dtypes", "k03_devices", "k04_contiguity", "k05_grad_accumulation",
+              "k06_numpy_bridge", "k07_clone_view", "k08_broadcasting", "k09_inplace_autograd", "k10_inference",
+              "k11_reproducibility", "k12_joining", "k13_bmi")
+
+
 def test_every_function_has_a_wrong_answer_and_two_correct_idioms():
     wrong = Counter(f"{v.kata}.{v.function}" for v in VARIANTS if not v.correct)
     right = Counter(f"{v.kata}.{v.function}" for v in VARIANTS if v.correct)
-    missing = [name for name in INFO if wrong[name] < 1 or right[name] < 2]
+    covered = set(CORE_KATAS) | {v.kata for v in VARIANTS}
+    missing = [name for name, info in INFO.items() if info.kata in covered and (wrong[name] < 1 or right[name] < 2)]
     assert not missing, f"functions without a classic wrong answer or two correct idioms: {missing}"
