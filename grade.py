@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grade the PyTorch pitfall katas.
 
-    python grade.py [SELECTOR ...] [--solutions DIR] [--format text|json] [--lang en|zh]
+    python grade.py [SELECTOR ...] [--solutions DIR] [--format text|json|classroom|gradescope] [--lang en|zh]
     python grade.py hint FUNCTION [--level N]
     python grade.py freeze                 instructor: write the answer key from reference/
     python grade.py release OUT_DIR        instructor: write the student template (no reference/)
@@ -16,10 +16,13 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
-from harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve
-from harness.text import LANGUAGES, default_language, message, pick
+STARTED = time.monotonic()
+
+from harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve  # noqa: E402 (after the clock starts)
+from harness.text import LANGUAGES, default_language, message, pick  # noqa: E402
 
 
 def _grading_parser() -> argparse.ArgumentParser:
@@ -28,12 +31,15 @@ def _grading_parser() -> argparse.ArgumentParser:
                         help="a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias)")
     parser.add_argument("--solutions", default="katas", metavar="DIR",
                         help="folder of solutions to grade (default: katas; 'reference' checks the reference)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json", "classroom", "gradescope"), default="text",
+                        help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
+                             "grading reporter); gradescope (results.json)")
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help="en or zh (default: KATA_LANG, then locale)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit per function (default 5)")
     parser.add_argument("--deadline", type=float, default=600.0, metavar="SECONDS",
-                        help="bound for the whole run; what is not graded by then is an error (default 600)")
+                        help="a complete result is printed before this many seconds; what is not graded "
+                             "by then is an error (default 600)")
     parser.add_argument("--against", choices=("reference", "answer-key"), default=None,
                         help="what to compare with (default: reference/ when present, else the answer key)")
     return parser
@@ -89,7 +95,7 @@ def _solutions_dir(name: str) -> Path:
 
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
-    from harness import answer_key, formats, integrity
+    from harness import answer_key, formats, integrity, official
     from harness.grading import FUNCTION_TIMEOUT, Child, grade
 
     args = _grading_parser().parse_args(argv)
@@ -115,8 +121,10 @@ def grade_command(argv: list[str]) -> int:
             if key is None:
                 print(message("error.no_key", lang), file=sys.stderr)
                 return 2
+        # Leave a second to stop the children and print, counted from this process's start.
+        remaining = args.deadline - (time.monotonic() - STARTED) - 1.0
         grading = grade(functions, solutions, reference=reference, key=key, learner=learner, referee=referee,
-                        function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=args.deadline)
+                        function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
     finally:
         learner.stop()
         if referee:
@@ -125,8 +133,15 @@ def grade_command(argv: list[str]) -> int:
     checked = integrity.check()
     doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=against,
                            integrity=checked)
+    infos = {f.qualified: f for f in functions}
+    tampered = None if checked.ok else formats.integrity_text(checked, lang)
     if args.format == "json":
         print(json.dumps(doc, ensure_ascii=False, indent=1))
+    elif args.format == "classroom":
+        print(json.dumps(official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
+                                            tampered=tampered), ensure_ascii=False))
+    elif args.format == "gradescope":
+        print(json.dumps(official.gradescope(doc, infos, grading, tampered=tampered), ensure_ascii=False, indent=1))
     else:
         print(formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked))
     return 0

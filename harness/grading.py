@@ -108,6 +108,7 @@ class Grading:
 
     verdicts: dict = field(default_factory=dict)      # qualified name -> Verdict
     expected: dict = field(default_factory=dict)      # qualified name -> reference event
+    durations: dict = field(default_factory=dict)     # qualified name -> seconds its checks took
     restarts: int = 0
 
 
@@ -215,7 +216,7 @@ def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) 
     """
     current = None            # ("kata", name) or ("function", qualified) being worked on
     limit = STARTUP_TIMEOUT
-    since = time.monotonic()
+    since = started = time.monotonic()
     while True:
         try:
             event = child.next_event(min(since + limit, stop_at) - time.monotonic())
@@ -244,6 +245,7 @@ def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) 
         elif kind == "start":
             qualified = f"{event['kata']}.{event['function']}"
             current = ("function", qualified)
+            started = event["_at"]
             limit = result.expected.get(qualified, {}).get("timeout") or function_timeout
         elif kind == "missing":
             info = by_name.get(f"{event['kata']}.{event['function']}")
@@ -252,6 +254,7 @@ def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) 
         elif kind == "observed":
             qualified = f"{event['kata']}.{event['function']}"
             info, expected = by_name.get(qualified), result.expected.get(qualified)
+            result.durations[qualified] = event["_at"] - started
             if info in pending and expected:
                 verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]),
                                 event["observations"], expected["observations"])

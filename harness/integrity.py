@@ -19,7 +19,7 @@ MANIFEST_NAME = "grading-manifest.json"
 # Folders whose every file grades, and single files that grade (or would, if someone added them).
 GRADING_FOLDERS = ("tests", "harness", "curriculum")
 GRADING_FILES = ("grade.py", "conftest.py", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg",
-                 "katas/conftest.py", "katas/pytest.ini")
+                 "katas/conftest.py", "katas/pytest.ini", ".github/workflows/classroom.yml")
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """``grade.py release OUT_DIR``: the student template, without reference solutions.
 
 It copies the stubs, the kata tests with the answer key, the curriculum, the harness, the
-grading command and the project files, adds what ``templates/student/`` holds (the student
-README, the Classroom workflow), writes the integrity manifest, and then checks itself: its
-stubs must score 0 and the reference, copied into a scratch copy's ``katas/``, full marks.
+grading command, the project files and the GitHub Classroom workflow, adds what
+``templates/student/`` holds (the student README, a .gitignore), writes the integrity
+manifest, and then checks itself: its stubs must score 0 and the reference, copied into a
+scratch copy's ``katas/``, full marks.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 from . import answer_key, integrity
 from .catalog import ROOT
 
-COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
+COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
 COPIED_FOLDERS = ("katas", "tests", "harness", "curriculum")
 STUDENT_EXTRAS = ROOT / "templates" / "student"
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
@@ -56,6 +57,7 @@ def release(out: Path, force: bool = False) -> list[str]:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     for name in COPIED_FILES:
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, out / name)
     for name in COPIED_FOLDERS:
         shutil.copytree(ROOT / name, out / name, ignore=_SKIPPED)
