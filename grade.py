@@ -143,7 +143,8 @@ def grade_command(argv: list[str]) -> int:
     elif args.format == "gradescope":
         print(json.dumps(official.gradescope(doc, infos, grading, tampered=tampered), ensure_ascii=False, indent=1))
     else:
-        print(formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked))
+        print(formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked,
+                           colour=formats.use_colour(sys.stdout)))
     return 0
 
 

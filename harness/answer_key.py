@@ -29,10 +29,14 @@ def _digest(paths) -> str:
     return hasher.hexdigest()
 
 
+# The harness modules that decide what an observation holds (not how it is judged or shown).
+OBSERVING = ("spec.py", "observe.py", "runner.py")
+
+
 def kata_digest(kata: str, root: Path = ROOT) -> str:
     """Hash of what a kata's expected observations depend on besides the reference: its test
     module and curriculum entry, and the harness code that observes."""
-    harness = sorted((root / "harness").glob("*.py"))
+    harness = [root / "harness" / name for name in OBSERVING]
     return _digest([root / "tests" / f"test_{kata}.py", root / "curriculum" / f"{kata}.toml", *harness])
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from .catalog import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
@@ -41,36 +43,48 @@ def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Gradi
     }
 
 
-def _bar(done: int, total: int, width: int = 20) -> str:
+COLOURS = {"passed": "32", "failed": "31", "error": "35", "todo": "2", "bar": "32", "title": "1", "next": "1;36"}
+
+
+def use_colour(stream) -> bool:
+    """Colour on a terminal, plain when piped or when NO_COLOR is set (https://no-color.org)."""
+    return hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR") \
+        and os.environ.get("TERM") != "dumb"
+
+
+def _paint(text: str, role: str, colour: bool) -> str:
+    return f"\033[{COLOURS[role]}m{text}\033[0m" if colour else text
+
+
+def _bar(done: int, total: int, colour: bool = False, width: int = 20) -> str:
     filled = round(width * done / total) if total else width
-    return "█" * filled + "░" * (width - filled)
+    return _paint("█" * filled, "bar", colour) + "░" * (width - filled)
 
 
 def _first_line(verdict: Verdict, info: FunctionInfo, lang: str, solutions: str) -> str:
+    """What differed (or the error), in one line for the table."""
     if verdict.status == "todo":
         return message("status.todo", lang)
     lines = render(verdict, info, lang, solutions=solutions, hint=False).splitlines()
-    # The line that says what differed (or the error), without the "Called" line above it.
-    return next((line for line in lines if not line.startswith(message("called", lang))), lines[0] if lines else "")
-
-
-def integrity_text(integrity: Integrity, lang: str) -> str:
-    """Which grading files differ from the template, and how to put them back."""
-    folders = sorted({entry.split("/")[0].split(" ")[0] for entry in integrity.modified})
-    return message("integrity.changed", lang, files=", ".join(integrity.modified), paths=" ".join(folders))
+    called = message("called", lang)
+    line = next((line for line in lines if not line.startswith(called)), lines[0] if lines else "")
+    for prefix in (message("differs", lang) + ": ", message("differs", lang) + "："):
+        line = line.removeprefix(prefix)
+    return line
 
 
 def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str,
-         integrity: Integrity | None = None) -> str:
-    """The learner's view: a table per kata with progress, the total, and what to do next."""
+         integrity: Integrity | None = None, colour: bool = False) -> str:
+    """The learner's view: a table per kata with its progress, what to do next, and last the
+    summary line ``score X/Y``."""
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
     out, next_up, skipped = [], None, False
     if integrity and not integrity.ok:
-        out += [integrity_text(integrity, lang), ""]
+        out += [_paint(integrity_text(integrity, lang), "error", colour), ""]
     for kata in doc["katas"]:
-        out.append(f"{kata['kata']}  {titles[kata['kata']]}")
-        out.append(f"  {_bar(kata['score'], kata['max_score'])}  {kata['score']}/{kata['max_score']}")
+        out.append(_paint(f"{kata['kata']}  {titles[kata['kata']]}", "title", colour))
+        out.append(f"  {_bar(kata['score'], kata['max_score'], colour)}  {kata['score']}/{kata['max_score']}")
         width = max(len(f["name"]) for f in kata["functions"])
         for entry in kata["functions"]:
             info = infos[f"{kata['kata']}.{entry['name']}"]
@@ -78,20 +92,28 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
             skipped = skipped or bool(entry.get("skipped"))
             detail = pick(info.title, lang) if entry["status"] == "passed" else \
                 _first_line(verdict, info, lang, solutions)
-            out.append(f"  {MARKS[entry['status']]} {entry['name']:<{width}}  "
-                       f"{entry['score']}/{entry['max_score']}  {detail}")
+            mark = _paint(MARKS[entry["status"]], entry["status"], colour)
+            out.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
             if next_up is None and entry["status"] != "passed":
                 next_up = (info, entry)
         out.append("")
     if skipped:
         out.append(message("skipped.cuda", lang))
-    out.append(f"{message('grade.score', lang)} {doc['score']}/{doc['max_score']}")
     if next_up:
         info, entry = next_up
-        out.append("")
-        out.append(f"{message('grade.next', lang)}: {info.qualified} — {pick(info.title, lang)} ({info.section})")
+        out.append(_paint(f"{message('grade.next', lang)}: {info.qualified} — {pick(info.title, lang)} "
+                          f"({info.section})", "next", colour))
         out.extend("  " + line for line in entry["message"].splitlines())
+        if entry["status"] == "todo" and info.hints:
+            out.append(f"  {message('hint', lang)}: {info.hint(1, lang)}")
         out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
+        out.append("")
     elif doc["katas"]:
         out.append(message("grade.all_done", lang))
+    out.append(summary_line(doc, lang))
     return "\n".join(out)
+
+
+def summary_line(doc: dict, lang: str) -> str:
+    """The last line of every text report, in grading and in watch mode alike."""
+    return f"{message('grade.score', lang)} {doc['score']}/{doc['max_score']}"
