@@ -12,7 +12,7 @@ import pytest
 from . import answer_key
 from .catalog import load_curriculum
 from .report import render
-from .runner import ROOT, cuda_available, grade_against, grade_function, load_module
+from .runner import ROOT, cuda_available, grade_against, grade_function, load_kata_spec, load_module
 from .spec import Kata
 from .text import LANGUAGES, default_language, message
 
@@ -53,17 +53,43 @@ def _load(path: Path):
     return _module(str(path), path.stat().st_mtime)
 
 
+def _solutions_dir(config) -> Path:
+    solutions = Path(config.getoption("--solutions"))
+    return solutions if solutions.is_absolute() else Path(config.rootpath) / solutions
+
+
+def pytest_collect_file(file_path, parent):
+    """`pytest katas/k03_devices.py` runs that kata's tests (against that file)."""
+    if file_path.suffix != ".py" or file_path.parent.resolve() != _solutions_dir(parent.config).resolve():
+        return None
+    if not (ROOT / "tests" / f"test_{file_path.stem}.py").exists():
+        return None
+    return KataFile.from_parent(parent, path=file_path)
+
+
+class KataFile(pytest.File):
+    """A learner's kata file named on the command line: its kata's checks."""
+
+    def collect(self):
+        return _items(self, load_kata_spec(self.path.stem))
+
+
 def pytest_pycollect_makeitem(collector, name, obj):
     if name != "KATA" or not isinstance(obj, Kata):
         return None
+    return _items(collector, obj)
+
+
+def _items(parent, kata: Kata) -> list:
+    """One item per function and device, marked with its points (and cuda where it applies)."""
     items = []
-    for function in obj.functions:
+    for function in kata.functions:
         for device in function.devices:
-            item = KataItem.from_parent(collector, name=f"{function.name}[{device}]",
-                                        kata=obj.name, function=function, device=device)
+            item = KataItem.from_parent(parent, name=f"{function.name}[{device}]",
+                                        kata=kata.name, function=function, device=device)
             if device == "cuda":
                 item.add_marker(pytest.mark.cuda)
-            info = _function_info().get(f"{obj.name}.{function.name}")
+            info = _function_info().get(f"{kata.name}.{function.name}")
             item.add_marker(pytest.mark.points(info.points if info else 1))
             items.append(item)
     return items
@@ -83,8 +109,7 @@ class KataItem(pytest.Item):
         if self.device == "cuda" and not cuda_available():
             pytest.skip(message("skipped.cuda", self._lang()))
         info = _function_info()[f"{self.kata}.{self.function.name}"]
-        solutions = Path(self.config.getoption("--solutions"))
-        solutions_dir = solutions if solutions.is_absolute() else Path(self.config.rootpath) / solutions
+        solutions_dir = _solutions_dir(self.config)
         learner_file = solutions_dir / f"{self.kata}.py"
         shown_file = os.path.relpath(learner_file, self.config.rootpath)
         lang = self._lang()

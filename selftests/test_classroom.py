@@ -79,7 +79,9 @@ def test_workflow_runs_on_push_caches_pip_installs_cpu_torch_and_always_reports(
 
 
 def test_grading_step_writes_a_result_the_reporter_reads(tmp_path):
-    result = _run_grading_step(ROOT, tmp_path)
+    project = tmp_path / "project"   # the step writes files where it runs: not into this checkout
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+    result = _run_grading_step(project, tmp_path)
     _validate_classroom(result)
     assert result["max_score"] == TOTAL_POINTS
     assert result["status"] == "fail" and all(t["status"] == "fail" for t in result["tests"])   # fresh stubs
