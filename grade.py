@@ -2,7 +2,9 @@
 """Grade the PyTorch pitfall katas.
 
     python grade.py [SELECTOR ...] [--solutions DIR] [--format text|json|classroom|gradescope] [--lang en|zh]
+    python grade.py watch [SELECTOR]       re-grade a kata every time its file is saved
     python grade.py hint FUNCTION [--level N]
+    python grade.py reset SELECTOR         restore a stub (your file is backed up first)
     python grade.py freeze                 instructor: write the answer key from reference/
     python grade.py release OUT_DIR        instructor: write the student template (no reference/)
 
@@ -169,6 +171,7 @@ def freeze(argv: list[str]) -> int:
         katas={kata.name: answer_key.kata_digest(kata.name) for kata in katas},
         expected={name: {k: v for k, v in event.items() if k not in ("event", "_at")}
                   for name, event in observed.expected.items()},
+        stubs={kata.name: (ROOT / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in katas},
     )
     size = answer_key.write(key)
     print(f"answer key: {len(key.expected)} functions in {len(katas)} katas, torch {key.torch_version}, "
@@ -199,9 +202,78 @@ def release(argv: list[str]) -> int:
     return 0
 
 
+def reset(argv: list[str]) -> int:
+    """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata (after a backup)."""
+    from harness import answer_key
+    from harness.reset import ResetError, backup, restore_functions
+
+    parser = argparse.ArgumentParser(prog="grade.py reset", description=reset.__doc__)
+    parser.add_argument("selector", help="a kata (k01, creation, k01_creation) or a function (k01_creation.filled)")
+    parser.add_argument("--solutions", default="katas", metavar="DIR")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None)
+    args = parser.parse_args(argv)
+    lang = args.lang or default_language()
+    katas = load_curriculum()
+    try:
+        functions = resolve([args.selector], katas)
+    except UnknownSelector as error:
+        return _unknown(error.selector, katas, lang)
+    key = answer_key.load()
+    stubs = key.stubs if key else {}
+    whole_kata = "." not in args.selector and any(args.selector in (k.name, k.number, k.topic) for k in katas)
+    solutions = _solutions_dir(args.solutions)
+    for kata in dict.fromkeys(f.kata for f in functions):
+        if kata not in stubs:
+            print(message("reset.no_stub", lang, kata=kata), file=sys.stderr)
+            return 2
+        path = solutions / f"{kata}.py"
+        names = [f.name for f in functions if f.kata == kata]
+        try:
+            current = path.read_text(encoding="utf-8") if path.exists() else None
+            restored = stubs[kata] if whole_kata or current is None else \
+                restore_functions(current, stubs[kata], names, str(path))
+        except ResetError as error:
+            print(message("reset.refused", lang, error=str(error)), file=sys.stderr)
+            return 2
+        if current is not None:
+            print(message("reset.backup", lang, path=os.path.relpath(backup(path))))
+        path.write_text(restored, encoding="utf-8")
+        what = kata if whole_kata else ", ".join(f"{kata}.{n}" for n in names)
+        print(message("reset.done", lang, what=what))
+    return 0
+
+
+def watch(argv: list[str]) -> int:
+    """``grade.py watch [SELECTOR]``: re-grade a kata every time its file is saved."""
+    from harness import answer_key, formats, integrity
+    from harness.watch import Watcher
+    from harness.watch import watch as run_watch
+
+    parser = argparse.ArgumentParser(prog="grade.py watch", description=watch.__doc__)
+    parser.add_argument("selectors", nargs="*", metavar="SELECTOR")
+    parser.add_argument("--solutions", default="katas", metavar="DIR")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None)
+    parser.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
+                        help="how often files are also polled (file events may not arrive on network drives, WSL)")
+    parser.add_argument("--poll", action="store_true", help="poll only, without file events")
+    args = parser.parse_args(argv)
+    lang = args.lang or default_language()
+    katas = load_curriculum()
+    try:
+        functions = resolve(args.selectors, katas)
+    except UnknownSelector as error:
+        return _unknown(error.selector, katas, lang)
+    solutions = _solutions_dir(args.solutions)
+    reference = ROOT / "reference"
+    key = None if reference.is_dir() else answer_key.load()
+    watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), reference=reference,
+                      key=key, integrity=integrity.check(), colour=formats.use_colour(sys.stdout))
+    return run_watch(watcher, interval=args.interval, use_inotify=not args.poll)
+
+
 def main(argv: list[str]) -> int:
     _utf8_output()
-    commands = {"hint": hint, "freeze": freeze, "release": release}
+    commands = {"hint": hint, "freeze": freeze, "release": release, "reset": reset, "watch": watch}
     if argv and argv[0] in commands:
         return commands[argv[0]](argv[1:])
     return grade_command(argv)

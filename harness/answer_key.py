@@ -1,5 +1,8 @@
 """The answer key: what the reference does, recorded, so a template without ``reference/`` grades.
 
+It also keeps the pristine stubs, so that ``grade.py reset`` can restore them wherever the
+learner's ``katas/`` has been edited.
+
 ``python grade.py freeze`` has the referee child observe every function of the reference (the
 same observations live grading compares) and writes them, with the torch version and hashes of
 the sources they came from, to ``tests/answer_key.dat``. The file is compressed and encoded so
@@ -12,7 +15,7 @@ import base64
 import hashlib
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .catalog import ROOT
@@ -50,6 +53,7 @@ class AnswerKey:
     katas: dict          # kata -> digest of its sources when frozen
     reference: str       # digest of reference/ when frozen
     expected: dict       # "kata.function" -> the referee's "expected" event
+    stubs: dict = field(default_factory=dict)   # kata -> the stub file's text, for `grade.py reset`
 
     def stale_katas(self, root: Path = ROOT) -> list[str]:
         """Katas whose tests, curriculum entry or harness changed since the key was frozen."""

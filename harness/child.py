@@ -41,6 +41,8 @@ def main(argv: list[str]) -> None:
     from pathlib import Path
 
     from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
+    if "--warm" in argv:
+        _warm_up()
     send(event="ready")
 
     job = json.loads(sys.stdin.readline())
@@ -54,6 +56,19 @@ def main(argv: list[str]) -> None:
         _observe_learner(send, functions, Path(job["solutions"]), runner, observe)
     send(event="done")
     os._exit(0)   # do not wait for threads learner code may have left running
+
+
+def _warm_up() -> None:
+    """Make torch load now what it loads on first use (about a second): meta-device kernels and
+    the optimizer machinery, so that a child kept in reserve answers at once."""
+    import torch
+
+    meta = torch.empty(2, 3, device="meta")
+    torch.nn.functional.linear(meta, torch.empty(4, 3, device="meta"))
+    torch.zeros_like(meta, dtype=torch.bool)
+    weight = torch.nn.Parameter(torch.zeros(1))
+    weight.grad = torch.ones(1)
+    torch.optim.SGD([weight], lr=0.1).step()
 
 
 def _observe_reference(send, functions, reference_dir, runner) -> None:

@@ -74,9 +74,11 @@ def _first_line(verdict: Verdict, info: FunctionInfo, lang: str, solutions: str)
 
 
 def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str,
-         integrity: Integrity | None = None, colour: bool = False) -> str:
-    """The learner's view: a table per kata with its progress, what to do next, and last the
-    summary line ``score X/Y``."""
+         integrity: Integrity | None = None, colour: bool = False, summary: bool = True,
+         next_from: dict | None = None) -> str:
+    """The learner's view: a table per kata with its progress, what to do next (looked for in
+    ``next_from`` when given: watch mode shows one kata but points to the next of all), and
+    last the summary line ``score X/Y``."""
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
     out, next_up, skipped = [], None, False
@@ -94,9 +96,11 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
                 _first_line(verdict, info, lang, solutions)
             mark = _paint(MARKS[entry["status"]], entry["status"], colour)
             out.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
-            if next_up is None and entry["status"] != "passed":
-                next_up = (info, entry)
         out.append("")
+    for kata in (next_from or doc)["katas"]:
+        for entry in kata["functions"]:
+            if next_up is None and entry["status"] != "passed":
+                next_up = (infos[f"{kata['kata']}.{entry['name']}"], entry)
     if skipped:
         out.append(message("skipped.cuda", lang))
     if next_up:
@@ -108,10 +112,11 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
             out.append(f"  {message('hint', lang)}: {info.hint(1, lang)}")
         out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
         out.append("")
-    elif doc["katas"]:
+    elif (next_from or doc)["katas"]:
         out.append(message("grade.all_done", lang))
-    out.append(summary_line(doc, lang))
-    return "\n".join(out)
+    if summary:
+        out.append(summary_line(doc, lang))
+    return "\n".join(out).rstrip("\n")
 
 
 def summary_line(doc: dict, lang: str) -> str:

@@ -37,10 +37,12 @@ _CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', 
 class Child:
     """One grading child process, with a reader thread for its events and one for its output."""
 
-    def __init__(self):
+    def __init__(self, warm: bool = False):
+        """``warm``: also load what torch loads lazily on first use (meta kernels, optimizers), for a
+        child kept in reserve (watch mode) rather than one needed at once."""
         read_end, write_end = os.pipe()
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)],
+            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)] + (["--warm"] if warm else []),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(write_end,), cwd=ROOT, start_new_session=True,
         )
@@ -113,10 +115,11 @@ class Grading:
 
 
 def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | None = None,
-          key: AnswerKey | None = None, function_timeout: float = FUNCTION_TIMEOUT,
+          key: AnswerKey | None = None, expected: dict | None = None, function_timeout: float = FUNCTION_TIMEOUT,
           deadline: float | None = None, learner: Child | None = None, referee: Child | None = None) -> Grading:
-    """Grade ``functions`` from ``solutions`` against ``reference`` (or the answer ``key``);
-    always returns a verdict for every function, whatever the learner code does.
+    """Grade ``functions`` from ``solutions`` against ``reference``, the answer ``key``, or
+    ``expected`` observations from an earlier run; always returns a verdict for every function,
+    whatever the learner code does.
 
     With a reference, two children work side by side: the referee observes the reference (it
     never sees learner code) while the learner child observes the solutions (it never loads the
@@ -128,7 +131,9 @@ def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | N
     stop_at = time.monotonic() + deadline if deadline else float("inf")
     learner = learner or Child()
     learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions)})
-    if key is not None:
+    if expected is not None:
+        result.expected.update({f.qualified: expected[f.qualified] for f in pending if f.qualified in expected})
+    elif key is not None:
         _expected_from_key(key, pending, result)
     else:
         referee = referee or Child()

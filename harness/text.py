@@ -175,6 +175,18 @@ MESSAGES = {
         "zh": "评分文件与模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
               "在恢复之前，正式成绩记为 0 分。",
     },
+    "reset.backup": {"en": "your file was saved to {path}", "zh": "你的文件已备份到 {path}"},
+    "reset.done": {"en": "restored the stub of {what}", "zh": "已恢复 {what} 的初始模板"},
+    "reset.no_stub": {
+        "en": "no pristine stub of {kata} in the answer key (instructor: run `python grade.py freeze`)",
+        "zh": "答案密钥中没有 {kata} 的初始模板（教师：请运行 `python grade.py freeze`）",
+    },
+    "reset.refused": {"en": "nothing was changed: {error}", "zh": "没有做任何修改：{error}"},
+    "watch.waiting": {
+        "en": "watching {folder} ({mode}): save a kata file to re-grade it; Ctrl-C to stop",
+        "zh": "正在监视 {folder}（{mode}）：保存练习文件即可重新评分；按 Ctrl-C 退出",
+    },
+    "watch.bye": {"en": "stopped watching. Your files are as you saved them.", "zh": "已停止监视。你的文件保持保存时的样子。"},
     "grade.score": {"en": "score", "zh": "得分"},
     "grade.next": {"en": "Next", "zh": "下一步"},
     "grade.all_done": {"en": "All done, well done!", "zh": "全部完成，干得漂亮！"},

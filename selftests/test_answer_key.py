@@ -33,6 +33,8 @@ def test_answer_key_is_fresh():
     assert KEY.reference == answer_key.reference_digest(), FREEZE
     assert set(KEY.katas) == {k.name for k in KATAS}, FREEZE
     assert set(KEY.expected) == {f.qualified for f in FUNCTIONS}, FREEZE
+    stubs = {kata.name: (ROOT / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in KATAS}
+    assert KEY.stubs == stubs, FREEZE + " (the stubs changed)"
 
 
 @pytest.mark.parametrize("info", FUNCTIONS, ids=lambda f: f.qualified)

@@ -1,0 +1,132 @@
+"""The learner's daily loop: watch mode, reset with backups, language choice, colour, pytest selection."""
+
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import formats
+from harness.reset import BACKUPS
+from selftests.gradekit import ROOT, run
+
+
+@pytest.fixture
+def solutions(tmp_path):
+    folder = tmp_path / "katas"
+    shutil.copytree(ROOT / "katas", folder)
+    return folder
+
+
+def _read_until(process, marker: str, timeout: float = 120) -> str:
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if marker in line:
+            return "".join(seen)
+    raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
+
+
+@pytest.mark.parametrize("mode", ["inotify", "polling"])
+def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
+    command = [sys.executable, "grade.py", "watch", "k01", "--solutions", str(solutions), "--lang", "en",
+               "--interval", "0.2"] + (["--poll"] if mode == "polling" else [])
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = _read_until(process, "watching")
+        assert "score 0/7" in first and f"({mode})" in first
+        shutil.copy(ROOT / "reference" / "k01_creation.py", solutions / "k01_creation.py")
+        solved = _read_until(process, "score 7/7", timeout=30)
+        assert "✓ mask_like" in solved
+        broken = (ROOT / "reference" / "k01_creation.py").read_text().replace(
+            "torch.full(shape, value, dtype=torch.float32)", "torch.full(shape, value)")
+        (solutions / "k01_creation.py").write_text(broken)
+        again = _read_until(process, "score 6/7", timeout=30)
+        assert "Next: k01_creation.filled" in again and "int64" in again and "Hint:" in again
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+        assert process.returncode == 0 and "stopped watching" in rest and "Traceback" not in rest
+        assert (solutions / "k01_creation.py").read_text() == broken
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
+    kata = solutions / "k01_creation.py"
+    shutil.copy(ROOT / "reference" / "k01_creation.py", kata)
+    before = kata.read_text()
+    done = run("reset", "k01_creation.filled", "--solutions", str(solutions), "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    backup = ROOT / done.stdout.split("saved to ")[1].split()[0]
+    try:
+        assert backup.parent == BACKUPS and backup.read_text() == before
+        after = run("k01", "--solutions", str(solutions), "--format", "json")
+        assert '"status": "todo"' in after.stdout and "score" in after.stdout
+        statuses = [line for line in after.stdout.splitlines() if '"status"' in line]
+        assert sum('"passed"' in line for line in statuses) == 5 and sum('"todo"' in line for line in statuses) == 1
+    finally:
+        backup.unlink()
+
+
+def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(solutions):
+    kata = solutions / "k01_creation.py"
+    kata.write_text("def filled(:\n    pass\n")   # a syntax error: one function cannot be cut out
+    refused = run("reset", "k01_creation.filled", "--solutions", str(solutions), "--lang", "en")
+    assert refused.returncode == 2 and "nothing was changed" in refused.stderr
+    assert kata.read_text() == "def filled(:\n    pass\n"
+    done = run("reset", "k01", "--solutions", str(solutions), "--lang", "zh")
+    assert done.returncode == 0 and "已备份到" in done.stdout
+    backup = ROOT / done.stdout.split("已备份到 ")[1].split()[0]
+    try:
+        assert backup.read_text() == "def filled(:\n    pass\n"
+        assert kata.read_text() == (ROOT / "katas" / "k01_creation.py").read_text()
+    finally:
+        backup.unlink()
+
+
+@pytest.mark.parametrize("env, expected", [
+    ({"KATA_LANG": "zh"}, "得分"), ({"KATA_LANG": "en", "LANG": "zh_CN.UTF-8"}, "score"),
+    ({"LANG": "zh_CN.UTF-8"}, "得分"), ({"LANG": "C.UTF-8"}, "score"),
+])
+def test_language_from_kata_lang_then_locale(env, expected):
+    clean = {k: v for k, v in os.environ.items() if k not in ("KATA_LANG", "LANG", "LC_ALL", "LC_MESSAGES")}
+    done = subprocess.run([sys.executable, "grade.py", "k13"], cwd=ROOT, capture_output=True, text=True,
+                          env={**clean, **env}, timeout=300)
+    assert done.stdout.strip().splitlines()[-1].startswith(expected)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert formats.use_colour(_Terminal()) and not formats.use_colour(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not formats.use_colour(_Terminal())
+    piped = run("k01")
+    assert "\033[" not in piped.stdout
+
+
+def test_pytest_on_a_kata_file_runs_that_katas_checks():
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k03_devices.py"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1
+    assert "k03_devices.add_bias [cpu]" in done.stdout and "k01_creation" not in done.stdout
+    assert "not implemented yet" in done.stdout
+    solved = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--solutions",
+                             "reference", "reference/k03_devices.py"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert solved.returncode == 0 and " passed" in solved.stdout
