@@ -7,6 +7,7 @@
     python grade.py reset SELECTOR         restore a stub (your file is backed up first)
     python grade.py freeze                 instructor: write the answer key from reference/
     python grade.py release OUT_DIR        instructor: write the student template (no reference/)
+    python grade.py batch DIR [--out FILE] instructor: grade every submission folder in DIR
 
 SELECTOR is a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias).
 Learner code runs in a child process; this process only reads the results and keeps the score.
@@ -271,9 +272,49 @@ def watch(argv: list[str]) -> int:
     return run_watch(watcher, interval=args.interval, use_inotify=not args.poll)
 
 
+def batch(argv: list[str]) -> int:
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
+    from harness import answer_key
+    from harness.batch import default_jobs, run_batch
+    from harness.grading import FUNCTION_TIMEOUT, observe_reference
+
+    parser = argparse.ArgumentParser(prog="grade.py batch", description=batch.__doc__)
+    parser.add_argument("directory", metavar="DIR", help="one subfolder per submission (a repository or its katas/)")
+    parser.add_argument("--out", default="gradebook.csv", metavar="FILE",
+                        help="the gradebook: .csv (default gradebook.csv) or .json")
+    parser.add_argument("-j", "--jobs", type=int, default=default_jobs(), metavar="N",
+                        help="parallel workers (default: the number of CPUs)")
+    parser.add_argument("--timeout", type=float, default=FUNCTION_TIMEOUT, metavar="SECONDS")
+    args = parser.parse_args(argv)
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        print(f"batch: {directory} is not a folder", file=sys.stderr)
+        return 2
+    if not any(p.is_dir() and not p.name.startswith(".") for p in directory.iterdir()):
+        print(f"batch: {directory} holds no submission folders", file=sys.stderr)
+        return 2
+    functions = resolve([], load_curriculum())
+    reference = ROOT / "reference"
+    key = None if reference.is_dir() else answer_key.load()
+    if not reference.is_dir() and (key is None or key.stale_katas()):
+        print(message("error.no_key", "en"), file=sys.stderr)
+        return 2
+
+    def expected() -> dict:
+        if key is not None:
+            return key.expected
+        observed = observe_reference(functions, reference)
+        for name, verdict in observed.verdicts.items():   # those functions are graded as errors
+            print(f"batch: the reference could not be observed for {name}", file=sys.stderr)
+        return observed.expected
+
+    run_batch(directory, Path(args.out), functions, expected, jobs=args.jobs, function_timeout=args.timeout)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     _utf8_output()
-    commands = {"hint": hint, "freeze": freeze, "release": release, "reset": reset, "watch": watch}
+    commands = {"hint": hint, "freeze": freeze, "release": release, "reset": reset, "watch": watch, "batch": batch}
     if argv and argv[0] in commands:
         return commands[argv[0]](argv[1:])
     return grade_command(argv)

@@ -7,7 +7,8 @@ the parent over a private pipe; the parent judges, keeps the score and survives 
 happens here.
 
 Events (one JSON object per line): ready; expected, expected_error (referee); importing,
-kata_error (a learner module); start, observed, missing (a learner function); done.
+kata_error (a learner module); start, observed, missing (a learner function); done. A zygote
+(batch grading) forks one child per job and adds forked (its pid) and exited (its wait status).
 """
 
 from __future__ import annotations
@@ -38,14 +39,28 @@ class _ReferenceGuard:
 
 def main(argv: list[str]) -> None:
     send = _channel(int(argv[1]))
-    from pathlib import Path
 
     from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
-    if "--warm" in argv:
+    if "--warm" in argv or "--zygote" in argv:
         _warm_up()
     send(event="ready")
+    if "--zygote" not in argv:
+        _run_job(send, json.loads(sys.stdin.readline()), runner, observe)
+    # A zygote forks a fresh child per job, each starting with torch already imported and warm.
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            os.setsid()   # its own process group, so that the parent can kill it and whatever it started
+            _run_job(send, json.loads(line), runner, observe)
+        send(event="forked", pid=pid)
+        _, status = os.waitpid(pid, 0)
+        send(event="exited", status=status)
 
-    job = json.loads(sys.stdin.readline())
+
+def _run_job(send, job: dict, runner, observe) -> None:
+    """Observe what ``job`` asks for, then end this process (never returns)."""
+    from pathlib import Path
+
     # Learner code that waits for input gets end-of-file at once instead of hanging.
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     functions = [tuple(f) for f in job["functions"]]

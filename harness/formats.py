@@ -73,6 +73,12 @@ def _first_line(verdict: Verdict, info: FunctionInfo, lang: str, solutions: str)
     return line
 
 
+def integrity_text(integrity: Integrity, lang: str) -> str:
+    """Which grading files differ from the template, and how to put them back."""
+    folders = sorted({entry.split("/")[0].split(" ")[0] for entry in integrity.modified})
+    return message("integrity.changed", lang, files=", ".join(integrity.modified), paths=" ".join(folders))
+
+
 def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str,
          integrity: Integrity | None = None, colour: bool = False, summary: bool = True,
          next_from: dict | None = None) -> str:

@@ -37,12 +37,14 @@ _CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', 
 class Child:
     """One grading child process, with a reader thread for its events and one for its output."""
 
-    def __init__(self, warm: bool = False):
+    def __init__(self, warm: bool = False, zygote: bool = False):
         """``warm``: also load what torch loads lazily on first use (meta kernels, optimizers), for a
-        child kept in reserve (watch mode) rather than one needed at once."""
+        child kept in reserve (watch mode) rather than one needed at once. ``zygote``: a warm
+        process that forks a fresh child per job (see ``Zygote``)."""
         read_end, write_end = os.pipe()
+        flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else [])
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)] + (["--warm"] if warm else []),
+            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)] + flags,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(write_end,), cwd=ROOT, start_new_session=True,
         )
@@ -104,6 +106,77 @@ class Child:
         return f"exit status {code}"
 
 
+class Zygote:
+    """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
+    batch grading pays the import once, yet every submission still runs in a new process."""
+
+    def __init__(self):
+        self.process = Child(zygote=True)
+
+    def fork(self) -> "ForkedChild":
+        return ForkedChild(self.process)
+
+    def stop(self) -> None:
+        self.process.stop()
+
+
+class ForkedChild:
+    """One job of a zygote, with the interface of ``Child``: its end of stream is the zygote
+    reporting that the forked process exited."""
+
+    def __init__(self, zygote: Child):
+        self.zygote = zygote
+        self.pid = None
+        self.status = None
+
+    @property
+    def output_tail(self) -> str:
+        return self.zygote.output_tail
+
+    def send(self, job: dict) -> None:
+        self.zygote.send(job)
+
+    def next_event(self, timeout: float):
+        until = time.monotonic() + timeout
+        while True:
+            event = self.zygote.next_event(until - time.monotonic())
+            if event is None:
+                return None   # the zygote itself died
+            if event.get("event") == "forked":
+                self.pid = event["pid"]
+            elif event.get("event") == "exited":
+                self.status = event["status"]
+                return None
+            else:
+                return event
+
+    def stop(self) -> None:
+        """Kill the forked process if it still runs, and wait for the zygote to see it exit."""
+        until = time.monotonic() + 10
+        while self.status is None and time.monotonic() < until:
+            if self.pid is not None:
+                try:
+                    os.killpg(self.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            try:
+                if self.next_event(0.5) is None and self.status is None:
+                    return   # the zygote is gone
+            except queue.Empty:
+                continue
+
+    def death_reason(self) -> str:
+        if self.status is None:
+            return "no answer"
+        code = os.waitstatus_to_exitcode(self.status)
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
 @dataclass
 class Grading:
     """Everything grade.py learns in one run: verdicts per function and what was expected."""
@@ -116,10 +189,11 @@ class Grading:
 
 def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | None = None,
           key: AnswerKey | None = None, expected: dict | None = None, function_timeout: float = FUNCTION_TIMEOUT,
-          deadline: float | None = None, learner: Child | None = None, referee: Child | None = None) -> Grading:
+          deadline: float | None = None, learner: Child | None = None, referee: Child | None = None,
+          spawn=Child) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``reference``, the answer ``key``, or
     ``expected`` observations from an earlier run; always returns a verdict for every function,
-    whatever the learner code does.
+    whatever the learner code does. ``spawn`` makes a fresh learner child (after a crash).
 
     With a reference, two children work side by side: the referee observes the reference (it
     never sees learner code) while the learner child observes the solutions (it never loads the
@@ -129,10 +203,14 @@ def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | N
     pending = list(functions)
     by_name = {f.qualified: f for f in functions}
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    learner = learner or Child()
+    learner = learner or spawn()
     learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions)})
     if expected is not None:
-        result.expected.update({f.qualified: expected[f.qualified] for f in pending if f.qualified in expected})
+        for info in list(pending):
+            if info.qualified in expected:
+                result.expected[info.qualified] = expected[info.qualified]
+            else:
+                _finish(info, Verdict("error", reason=("error.reference", {"error": "not observed"})), pending, result)
     elif key is not None:
         _expected_from_key(key, pending, result)
     else:
@@ -152,7 +230,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | N
             _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": learner.death_reason()})),
                     pending, result)
         result.restarts += 1
-        learner = Child()
+        learner = spawn()
         learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending],
                       "solutions": str(solutions)})
     learner.stop()
