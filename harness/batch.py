@@ -136,7 +136,8 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             rows[submission.name] = previous["row"]
         else:
             todo.put(submission)
-    reused = sum(1 for s in submissions if s.katas is not None) - todo.qsize()
+    graded = todo.qsize()
+    reused = sum(1 for s in submissions if s.katas is not None) - graded
     progress = Progress(todo.qsize(), log) if todo.qsize() else None
     if todo.qsize():
         expected = expected()
@@ -169,8 +170,8 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     _write(out, ordered, functions)
     cache_path.write_text(json.dumps({"state": state, "rows": {
         s.name: {"digest": s.digest, "row": rows[s.name]} for s in submissions if s.katas is not None}}))
-    print(f"{len(submissions)} submissions: {len(submissions) - reused} graded, {reused} unchanged "
-          f"(results reused) -> {out}", file=log)
+    print(f"{len(submissions)} submissions: {graded} graded, {reused} unchanged (results reused), "
+          f"{len(submissions) - graded - reused} without katas -> {out}", file=log)
     return ordered
 
 
