@@ -70,15 +70,24 @@ def _unknown(selector: str, katas, lang: str) -> int:
     return 2
 
 
+def _select(selectors: list[str], lang: str):
+    """The curriculum and the functions ``selectors`` name; no functions (after one clear line
+    on standard error) when a selector names nothing."""
+    katas = load_curriculum()
+    try:
+        return katas, resolve(selectors, katas)
+    except UnknownSelector as error:
+        _unknown(error.selector, katas, lang)
+        return katas, None
+
+
 def hint(argv: list[str]) -> int:
     """``grade.py hint FUNCTION [--level N]``: one hint, by level."""
     args = _hint_parser().parse_args(argv)
     lang = args.lang or default_language()
-    katas = load_curriculum()
-    try:
-        functions = resolve([args.function], katas)
-    except UnknownSelector as error:
-        return _unknown(error.selector, katas, lang)
+    _, functions = _select([args.function], lang)
+    if functions is None:
+        return 2
     info = functions[0]
     levels = len(info.hints)
     if not 1 <= args.level <= levels:
@@ -109,11 +118,9 @@ def grade_command(argv: list[str]) -> int:
     referee = Child() if against == "reference" else None
     try:
         lang = args.lang or default_language()
-        katas = load_curriculum()
-        try:
-            functions = resolve(args.selectors, katas)
-        except UnknownSelector as error:
-            return _unknown(error.selector, katas, lang)
+        katas, functions = _select(args.selectors, lang)
+        if functions is None:
+            return 2
         solutions = _solutions_dir(args.solutions)
         if not solutions.is_dir():
             print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
@@ -214,11 +221,9 @@ def reset(argv: list[str]) -> int:
     parser.add_argument("--lang", choices=LANGUAGES, default=None)
     args = parser.parse_args(argv)
     lang = args.lang or default_language()
-    katas = load_curriculum()
-    try:
-        functions = resolve([args.selector], katas)
-    except UnknownSelector as error:
-        return _unknown(error.selector, katas, lang)
+    katas, functions = _select([args.selector], lang)
+    if functions is None:
+        return 2
     key = answer_key.load()
     stubs = key.stubs if key else {}
     whole_kata = "." not in args.selector and any(args.selector in (k.name, k.number, k.topic) for k in katas)
@@ -259,12 +264,13 @@ def watch(argv: list[str]) -> int:
     parser.add_argument("--poll", action="store_true", help="poll only, without file events")
     args = parser.parse_args(argv)
     lang = args.lang or default_language()
-    katas = load_curriculum()
-    try:
-        functions = resolve(args.selectors, katas)
-    except UnknownSelector as error:
-        return _unknown(error.selector, katas, lang)
+    katas, functions = _select(args.selectors, lang)
+    if functions is None:
+        return 2
     solutions = _solutions_dir(args.solutions)
+    if not solutions.is_dir():
+        print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
+        return 2
     reference = ROOT / "reference"
     key = None if reference.is_dir() else answer_key.load()
     watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), reference=reference,
@@ -313,6 +319,7 @@ def batch(argv: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
+    """Dispatch to a subcommand, or grade."""
     _utf8_output()
     commands = {"hint": hint, "freeze": freeze, "release": release, "reset": reset, "watch": watch, "batch": batch}
     if argv and argv[0] in commands:

@@ -44,11 +44,13 @@ def kata_digest(kata: str, root: Path = ROOT) -> str:
 
 
 def reference_digest(root: Path = ROOT) -> str:
+    """Hash of every reference module (what the key's observations came from)."""
     return _digest(sorted((root / "reference").glob("*.py")))
 
 
 @dataclass
 class AnswerKey:
+    """What ``freeze`` recorded: the expected observations and where they came from."""
     torch_version: str
     katas: dict          # kata -> digest of its sources when frozen
     reference: str       # digest of reference/ when frozen
@@ -61,11 +63,13 @@ class AnswerKey:
 
 
 def encode(key: AnswerKey) -> bytes:
+    """The key as bytes: a header line, then base64 of the compressed JSON."""
     data = json.dumps(key.__dict__, allow_nan=True).encode()   # key order matters (probes are checked in order)
     return MAGIC + base64.b64encode(zlib.compress(data, 9)) + b"\n"
 
 
 def decode(raw: bytes) -> AnswerKey:
+    """Read bytes written by ``encode``."""
     if not raw.startswith(MAGIC):
         raise ValueError("not an answer key")
     return AnswerKey(**json.loads(zlib.decompress(base64.b64decode(raw[len(MAGIC):]))))
@@ -80,6 +84,7 @@ def load(path: Path = KEY_PATH) -> AnswerKey | None:
 
 
 def write(key: AnswerKey, path: Path = KEY_PATH) -> int:
+    """Write the key to ``path``; returns its size in bytes."""
     raw = encode(key)
     Path(path).write_bytes(raw)
     return len(raw)

@@ -27,6 +27,7 @@ from .grading import Zygote, grade
 
 @dataclass
 class Submission:
+    """One subfolder of the batch folder: where its kata files are, and what is notable."""
     name: str
     folder: Path
     katas: Path | None
@@ -90,6 +91,7 @@ class Progress:
         self.lock = threading.Lock()
 
     def step(self, name: str) -> None:
+        """Count one more submission done and redraw the bar."""
         with self.lock:
             self.done += 1
             elapsed = time.monotonic() - self.started
@@ -104,6 +106,7 @@ class Progress:
 
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
+    """The gradebook row of a submission (all zeros when it could not be graded)."""
     row = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
         passed = verdicts is not None and verdicts[info.qualified].status == "passed"
@@ -187,4 +190,5 @@ def _write(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> None:
 
 
 def default_jobs() -> int:
+    """As many workers as CPUs."""
     return os.cpu_count() or 1

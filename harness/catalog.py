@@ -35,6 +35,7 @@ class FunctionInfo:
 
     @property
     def qualified(self) -> str:
+        """``kata.function``, the name used everywhere."""
         return f"{self.kata}.{self.name}"
 
     def pitfall(self, aspect: str, label: str | None = None) -> dict | None:
@@ -60,13 +61,16 @@ class KataInfo:
 
     @property
     def number(self) -> str:
+        """``k03`` of ``k03_devices``."""
         return self.name.split("_", 1)[0]
 
     @property
     def topic(self) -> str:
+        """``devices`` of ``k03_devices``."""
         return self.name.split("_", 1)[1] if "_" in self.name else self.name
 
     def function(self, name: str) -> FunctionInfo | None:
+        """The function called ``name``, if the kata has one."""
         return next((f for f in self.functions if f.name == name), None)
 
 

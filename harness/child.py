@@ -38,6 +38,7 @@ class _ReferenceGuard:
 
 
 def main(argv: list[str]) -> None:
+    """Entry point: ``argv`` holds the event pipe's fd, the project root and flags (--warm, --zygote)."""
     send = _channel(int(argv[1]))
 
     from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work

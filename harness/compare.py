@@ -34,10 +34,12 @@ class Difference:
 
 @dataclass
 class Tolerance:
+    """Relative and absolute tolerance; unset ones take the dtype's default."""
     rtol: float | None = None
     atol: float | None = None
 
     def for_dtype(self, dtype: str) -> tuple[float, float] | None:
+        """(rtol, atol) for values of ``dtype``, or None where values must match exactly."""
         default = TOLERANCES.get(dtype)
         if default is None:
             return None
@@ -104,9 +106,9 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
                                                                            .get("error", {}))}, where)
     if y_kind == "tensor-subclass":
         return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
-    # A tensor and an nn.Parameter are interchangeable; other classes must match.
     if {y_kind, e_kind} == {"list", "tuple"} and "container" not in aspects:
-        y_kind = e_kind
+        y_kind = e_kind   # the contract accepts either sequence
+    # A tensor and an nn.Parameter are interchangeable (same kind); other classes must match.
     if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
         return Difference("kind", "aspect.kind", {"yours": kind_of(yours), "expected": kind_of(expected)}, where)
     if e_kind == "tensor":

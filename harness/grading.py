@@ -34,6 +34,16 @@ _CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', 
                "sys.path.append(sys.argv[2]); from harness.child import main; main(sys.argv)")
 
 
+def exit_reason(code: int) -> str:
+    """How a process ended, from its exit code (negative: the signal that killed it)."""
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"
+
+
 class Child:
     """One grading child process, with a reader thread for its events and one for its output."""
 
@@ -72,6 +82,7 @@ class Child:
             self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
 
     def send(self, job: dict) -> None:
+        """Send a job (one JSON line) to the child."""
         try:
             self.process.stdin.write((json.dumps(job) + "\n").encode())
             self.process.stdin.flush()
@@ -83,6 +94,7 @@ class Child:
         return self.events.get(timeout=max(timeout, 0.0))
 
     def stop(self) -> None:
+        """Kill the child and everything it started."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -94,16 +106,11 @@ class Child:
             pass
 
     def death_reason(self) -> str:
+        """How the child ended, in a few words."""
         try:
-            code = self.process.wait(timeout=2)
+            return exit_reason(self.process.wait(timeout=2))
         except subprocess.TimeoutExpired:
             return "no answer"
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
 
 
 class Zygote:
@@ -114,9 +121,11 @@ class Zygote:
         self.process = Child(zygote=True)
 
     def fork(self) -> "ForkedChild":
+        """A fresh child for one job."""
         return ForkedChild(self.process)
 
     def stop(self) -> None:
+        """Stop the zygote."""
         self.process.stop()
 
 
@@ -166,15 +175,7 @@ class ForkedChild:
                 continue
 
     def death_reason(self) -> str:
-        if self.status is None:
-            return "no answer"
-        code = os.waitstatus_to_exitcode(self.status)
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
+        return "no answer" if self.status is None else exit_reason(os.waitstatus_to_exitcode(self.status))
 
 
 @dataclass

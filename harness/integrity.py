@@ -24,11 +24,13 @@ GRADING_FILES = ("grade.py", "conftest.py", "pyproject.toml", "pytest.ini", "tox
 
 @dataclass
 class Integrity:
+    """The outcome of comparing the grading files with the manifest."""
     ok: bool = True
     modified: list = field(default_factory=list)   # "tests/test_k01_creation.py (changed)", ...
     checked: bool = False                          # False when there is no manifest to compare with
 
     def as_json(self) -> dict:
+        """The ``integrity`` object of grade.py's JSON."""
         return {"ok": self.ok, "modified": [entry.split(" (")[0] for entry in self.modified]}
 
 
@@ -50,6 +52,7 @@ def _sha256(path: Path) -> str:
 
 
 def write_manifest(root: Path) -> Path:
+    """Write the manifest of the grading files under ``root``; returns its path."""
     path = root / MANIFEST_NAME
     path.write_text(json.dumps({"sha256": grading_files(root)}, indent=1, sort_keys=True) + "\n")
     return path

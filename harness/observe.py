@@ -247,6 +247,7 @@ def _render_values(values):
 
 
 def render_call(name: str, args, kwargs) -> str:
+    """``name(arg, ...)`` as the learner would have written the call."""
     parts = [render(a) for a in args] + [f"{k}={render(v)}" for k, v in kwargs.items()]
     text = f"{name}({', '.join(parts)})"
     return text if len(text) <= 400 else text[:397] + "..."
@@ -322,6 +323,7 @@ def _printed(capture: _Capture) -> str:
 
 
 def parameter_names(fn, count: int) -> list[str]:
+    """The names of ``fn``'s first ``count`` parameters (arg0, arg1... where unknown)."""
     try:
         names = [p.name for p in inspect.signature(fn).parameters.values()]
     except (TypeError, ValueError):

@@ -22,6 +22,7 @@ class KataFailure(Exception):
 
 
 def pytest_addoption(parser):
+    """The --solutions and --lang options."""
     group = parser.getgroup("katas")
     group.addoption("--solutions", default="katas", metavar="DIR",
                     help="folder of solutions to check (default: katas; 'reference' checks the reference)")
@@ -29,6 +30,7 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    """Register the cuda and points markers."""
     config.addinivalue_line("markers", "cuda: needs a CUDA GPU; skipped when there is none")
     config.addinivalue_line("markers", "points(n): the points the checked function is worth")
 
@@ -75,6 +77,7 @@ class KataFile(pytest.File):
 
 
 def pytest_pycollect_makeitem(collector, name, obj):
+    """A test module's ``KATA`` becomes one item per function and device."""
     if name != "KATA" or not isinstance(obj, Kata):
         return None
     return _items(collector, obj)
@@ -106,6 +109,7 @@ class KataItem(pytest.Item):
         return self.config.getoption("--lang") or default_language()
 
     def runtest(self):
+        """Grade the learner's function on this item's device; fail with the learner's message."""
         if self.device == "cuda" and not cuda_available():
             pytest.skip(message("skipped.cuda", self._lang()))
         info = _function_info()[f"{self.kata}.{self.function.name}"]
@@ -149,9 +153,11 @@ class KataItem(pytest.Item):
         return {self.device: event["observations"][self.device]}
 
     def repr_failure(self, excinfo, style=None):
+        """The learner's message alone, without harness frames."""
         if isinstance(excinfo.value, KataFailure):
             return f"{self.kata}.{self.function.name} [{self.device}]\n{excinfo.value}"
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
+        """Where the item is reported: the test module and ``kata.function[device]``."""
         return self.path, None, f"{self.kata}.{self.function.name}[{self.device}]"

@@ -46,6 +46,7 @@ def load_kata_spec(kata: str, tests_dir: Path = TESTS_DIR) -> Kata:
 
 
 def cuda_available() -> bool:
+    """Whether a CUDA device can be used here."""
     try:
         return torch.cuda.is_available()
     except Exception:
@@ -59,6 +60,7 @@ def devices_for(spec: Function) -> tuple[list[str], list[str]]:
 
 
 def tolerance_of(spec: Function) -> Tolerance:
+    """The tolerance a function's spec asks for."""
     return Tolerance(spec.rtol, spec.atol)
 
 

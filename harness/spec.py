@@ -206,4 +206,5 @@ class Kata:
     functions: list = field(default_factory=list)
 
     def function(self, name: str) -> Function | None:
+        """The checks of the function called ``name``."""
         return next((f for f in self.functions if f.name == name), None)

@@ -88,6 +88,7 @@ class Watcher:
             self.spare = Child(warm=True)
 
     def grade_all(self) -> None:
+        """Grade every watched function (the first run)."""
         result = grade(self.functions, self.solutions, reference=self.reference, key=self.key,
                        learner=self._learner())
         self.grading = result
@@ -95,6 +96,7 @@ class Watcher:
         self._show(self.functions)
 
     def regrade(self, kata: str) -> None:
+        """Grade one kata again with a warm child, against the expected observations already known."""
         chosen = [f for f in self.functions if f.kata == kata]
         result = grade(chosen, self.solutions, expected=self.grading.expected, learner=self._learner())
         self.grading.verdicts.update(result.verdicts)
@@ -112,6 +114,7 @@ class Watcher:
         print(formats.summary_line(every, self.lang), file=self.out, flush=True)
 
     def stop(self) -> None:
+        """Stop the reserve child."""
         if self.spare:
             self.spare.stop()
 
