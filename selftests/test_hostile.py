@@ -168,3 +168,18 @@ def test_hostile_submission_costs_only_its_own_points(name, tmp_path):
             assert graded[function] != "passed", f"{function} earned points"
         else:
             assert graded[function] == "passed", f"{function}: {graded[function]}"
+
+
+def test_learner_pytest_configuration_cannot_change_grading(tmp_path):
+    """A conftest.py, pytest.ini, tox.ini or setup.cfg beside the learner's katas changes nothing:
+    grade.py pins its own configuration (it does not run pytest at all)."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    (solutions / "conftest.py").write_text("raise SystemExit('conftest loaded')\n")
+    (solutions / "pytest.ini").write_text("[pytest]\naddopts = --this-option-does-not-exist\n")
+    (solutions / "tox.ini").write_text("[pytest]\naddopts = -p no:python\n")
+    (solutions / "setup.cfg").write_text("[tool:pytest]\ntestpaths = nowhere\n")
+    (solutions / "sitecustomize.py").write_text("raise SystemExit('sitecustomize loaded')\n")
+    done = run("--solutions", str(solutions), "--format", "json", timeout=300)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["score"] == doc["max_score"]
