@@ -105,6 +105,15 @@ def _solutions_dir(name: str) -> Path:
     return ROOT / path
 
 
+def _existing_solutions(name: str, lang: str) -> Path | None:
+    """The solutions folder, or None (after one clear line) when there is no such folder."""
+    solutions = _solutions_dir(name)
+    if solutions.is_dir():
+        return solutions
+    print(message("error.no_file", lang, file=name), file=sys.stderr)
+    return None
+
+
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
     from harness import answer_key, formats, integrity, official
@@ -121,9 +130,8 @@ def grade_command(argv: list[str]) -> int:
         katas, functions = _select(args.selectors, lang)
         if functions is None:
             return 2
-        solutions = _solutions_dir(args.solutions)
-        if not solutions.is_dir():
-            print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
+        solutions = _existing_solutions(args.solutions, lang)
+        if solutions is None:
             return 2
         key = None
         if against == "answer-key":
@@ -267,9 +275,8 @@ def watch(argv: list[str]) -> int:
     katas, functions = _select(args.selectors, lang)
     if functions is None:
         return 2
-    solutions = _solutions_dir(args.solutions)
-    if not solutions.is_dir():
-        print(message("error.no_file", lang, file=args.solutions), file=sys.stderr)
+    solutions = _existing_solutions(args.solutions, lang)
+    if solutions is None:
         return 2
     reference = ROOT / "reference"
     key = None if reference.is_dir() else answer_key.load()
