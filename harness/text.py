@@ -122,7 +122,7 @@ MESSAGES = {
         "en": "not found: {file} has no function `{function}` (keep the name and signature of the stub).",
         "zh": "未找到：{file} 中没有函数 `{function}`（请保留练习模板中的函数名和签名）。",
     },
-    "error.no_file": {"en": "not found: there is no file {file}.", "zh": "未找到：文件 {file} 不存在。"},
+    "error.no_file": {"en": "not found: {file} does not exist.", "zh": "未找到：{file} 不存在。"},
     "error.import": {
         "en": "{file} could not be imported: {error}",
         "zh": "无法导入 {file}：{error}",
