@@ -23,7 +23,7 @@ import torch
 
 from .spec import Call, Case, Function
 
-_Base = torch._C.TensorBase
+_Base = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 _no_torch_function = torch._C.DisableTorchFunction
 _WARNING_FILTERS = list(warnings.filters)
