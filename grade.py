@@ -280,6 +280,9 @@ def watch(argv: list[str]) -> int:
         return 2
     reference = ROOT / "reference"
     key = None if reference.is_dir() else answer_key.load()
+    if not reference.is_dir() and key is None:
+        print(message("error.no_key", lang), file=sys.stderr)
+        return 2
     watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), reference=reference,
                       key=key, integrity=integrity.check(), colour=formats.use_colour(sys.stdout))
     return run_watch(watcher, interval=args.interval, use_inotify=not args.poll)

@@ -185,7 +185,6 @@ class Grading:
     verdicts: dict = field(default_factory=dict)      # qualified name -> Verdict
     expected: dict = field(default_factory=dict)      # qualified name -> reference event
     durations: dict = field(default_factory=dict)     # qualified name -> seconds its checks took
-    restarts: int = 0
 
 
 def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | None = None,
@@ -230,7 +229,6 @@ def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | N
             # The child died between functions: charge the next one, so every restart makes progress.
             _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": learner.death_reason()})),
                     pending, result)
-        result.restarts += 1
         learner = spawn()
         learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending],
                       "solutions": str(solutions)})

@@ -8,7 +8,6 @@ processes, stored in an answer key and compared without torch. Tensor facts are 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import inspect
 import io

@@ -11,9 +11,6 @@ from .catalog import FunctionInfo
 from .compare import Difference, Tolerance, compare_case
 from .text import MESSAGES, message, pick
 
-STATUSES = ("passed", "failed", "error", "todo")
-
-
 @dataclass
 class Verdict:
     """The outcome for one function. ``difference`` and ``call`` explain a failure;

@@ -1,6 +1,5 @@
 """grade.py end to end, as learners and instructors run it."""
 
-import shutil
 import subprocess
 import sys
 

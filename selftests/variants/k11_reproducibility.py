@@ -64,7 +64,7 @@ def noise_global_seed(shape, seed):
 
 @wrong("noise", "generator=g")
 def noise_generator_not_passed(shape, seed):
-    g = torch.Generator().manual_seed(seed)
+    g = torch.Generator().manual_seed(seed)   # noqa: F841 (the pitfall: made, then never passed)
     return torch.randn(shape)
 
 
