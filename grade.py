@@ -24,8 +24,8 @@ from pathlib import Path
 
 STARTED = time.monotonic()
 
-from harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve  # noqa: E402 (after the clock starts)
-from harness.text import LANGUAGES, default_language, message, pick  # noqa: E402
+from kata_harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve  # noqa: E402 (after the clock starts)
+from kata_harness.text import LANGUAGES, default_language, message, pick  # noqa: E402
 
 
 def _grading_parser() -> argparse.ArgumentParser:
@@ -116,8 +116,8 @@ def _existing_solutions(name: str, lang: str) -> Path | None:
 
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
-    from harness import answer_key, formats, integrity, official
-    from harness.grading import FUNCTION_TIMEOUT, Child, grade
+    from kata_harness import answer_key, formats, integrity, official
+    from kata_harness.grading import FUNCTION_TIMEOUT, Child, grade
 
     args = _grading_parser().parse_args(argv)
     reference = ROOT / "reference"
@@ -170,8 +170,8 @@ def freeze(argv: list[str]) -> int:
     """``grade.py freeze``: record the reference's observations into the answer key."""
     import torch  # only for its version: the observing happens in the referee child
 
-    from harness import answer_key
-    from harness.grading import observe_reference
+    from kata_harness import answer_key
+    from kata_harness.grading import observe_reference
 
     argparse.ArgumentParser(prog="grade.py freeze", description=freeze.__doc__).parse_args(argv)
     katas = load_curriculum()
@@ -197,8 +197,8 @@ def freeze(argv: list[str]) -> int:
 
 def release(argv: list[str]) -> int:
     """``grade.py release OUT_DIR [--force]``: write the student template and check it."""
-    from harness.release import ReleaseError
-    from harness.release import release as write_template
+    from kata_harness.release import ReleaseError
+    from kata_harness.release import release as write_template
 
     parser = argparse.ArgumentParser(prog="grade.py release", description=release.__doc__)
     parser.add_argument("out_dir", metavar="OUT_DIR")
@@ -220,8 +220,8 @@ def release(argv: list[str]) -> int:
 
 def reset(argv: list[str]) -> int:
     """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata (after a backup)."""
-    from harness import answer_key
-    from harness.reset import ResetError, backup, restore_functions
+    from kata_harness import answer_key
+    from kata_harness.reset import ResetError, backup, restore_functions
 
     parser = argparse.ArgumentParser(prog="grade.py reset", description=reset.__doc__)
     parser.add_argument("selector", help="a kata (k01, creation, k01_creation) or a function (k01_creation.filled)")
@@ -259,9 +259,9 @@ def reset(argv: list[str]) -> int:
 
 def watch(argv: list[str]) -> int:
     """``grade.py watch [SELECTOR]``: re-grade a kata every time its file is saved."""
-    from harness import answer_key, formats, integrity
-    from harness.watch import Watcher
-    from harness.watch import watch as run_watch
+    from kata_harness import answer_key, formats, integrity
+    from kata_harness.watch import Watcher
+    from kata_harness.watch import watch as run_watch
 
     parser = argparse.ArgumentParser(prog="grade.py watch", description=watch.__doc__)
     parser.add_argument("selectors", nargs="*", metavar="SELECTOR")
@@ -290,9 +290,9 @@ def watch(argv: list[str]) -> int:
 
 def batch(argv: list[str]) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
-    from harness import answer_key
-    from harness.batch import default_jobs, run_batch
-    from harness.grading import FUNCTION_TIMEOUT, observe_reference
+    from kata_harness import answer_key
+    from kata_harness.batch import default_jobs, run_batch
+    from kata_harness.grading import FUNCTION_TIMEOUT, observe_reference
 
     parser = argparse.ArgumentParser(prog="grade.py batch", description=batch.__doc__)
     parser.add_argument("directory", metavar="DIR", help="one subfolder per submission (a repository or its katas/)")

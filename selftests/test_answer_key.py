@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from harness import answer_key
-from harness.catalog import load_curriculum
-from harness.report import judge
-from harness.runner import ROOT, devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
+from kata_harness import answer_key
+from kata_harness.catalog import load_curriculum
+from kata_harness.report import judge
+from kata_harness.runner import ROOT, devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
 from selftests.gradekit import check_schema, grade_json, statuses
 from selftests.variants import load_all
 

@@ -2,7 +2,7 @@
 
 import csv
 
-from harness.catalog import load_curriculum
+from kata_harness.catalog import load_curriculum
 from selftests.gradekit import functions, grade_json, run
 from selftests.submissions import make
 

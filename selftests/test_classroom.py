@@ -14,7 +14,7 @@ import time
 import pytest
 import yaml
 
-from harness.catalog import load_curriculum
+from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, run
 
 WORKFLOW = ROOT / ".github" / "workflows" / "classroom.yml"

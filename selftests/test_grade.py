@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from harness.catalog import load_curriculum
+from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
 
 CURRICULUM = load_curriculum()
@@ -111,7 +111,7 @@ def test_plain_pytest_on_stubs_reports_not_implemented_without_harness_frames():
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 1
     assert done.stdout.count("not implemented yet") >= 6
-    assert "harness/" not in done.stdout and "Traceback" not in done.stdout
+    assert "kata_harness/" not in done.stdout and "Traceback" not in done.stdout
 
 
 def test_kata_tests_run_under_xdist_with_the_reference():

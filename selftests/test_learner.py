@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from harness import formats
-from harness.reset import BACKUPS
+from kata_harness import formats
+from kata_harness.reset import BACKUPS
 from selftests.gradekit import ROOT, run
 
 

@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from harness.catalog import load_curriculum
-from harness.report import render
-from harness.runner import ROOT, grade_function, load_kata_spec, load_module
+from kata_harness.catalog import load_curriculum
+from kata_harness.report import render
+from kata_harness.runner import ROOT, grade_function, load_kata_spec, load_module
 from selftests.variants import load_all
 
 VARIANTS = load_all()

@@ -2,7 +2,7 @@
 
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor
+from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor
 
 KATA = Kata("k01_creation", [
     Function("arange_inclusive", [

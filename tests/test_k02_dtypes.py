@@ -4,7 +4,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from harness.spec import Case, Function, Kata, array, module, randint, randn, tensor
+from kata_harness.spec import Case, Function, Kata, array, module, randint, randn, tensor
 
 KATA = Kata("k02_dtypes", [
     Function("mean_value", [

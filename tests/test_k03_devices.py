@@ -9,7 +9,7 @@ from collections import namedtuple
 import torch
 from torch import nn
 
-from harness.spec import DEVICE, Case, Function, Kata, module, randint, randn, tensor
+from kata_harness.spec import DEVICE, Case, Function, Kata, module, randint, randn, tensor
 
 Sample = namedtuple("Sample", "image label info")
 Pair = namedtuple("Pair", "left right")

@@ -7,7 +7,7 @@
 
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, custom, randint, randn, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, custom, randint, randn, transposed
 
 
 def heads_from_split(batch, steps, heads, dim):

@@ -12,7 +12,7 @@ eat most of the default per-function time.
 import torch
 from torch import nn
 
-from harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, transposed
 
 
 def linear():

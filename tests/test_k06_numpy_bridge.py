@@ -10,7 +10,7 @@ back), so that learners without a GPU meet the missing `.cpu()` too.
 import numpy as np
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, Probe, array, custom, randint, randn, tensor, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, array, custom, randint, randn, tensor, transposed
 
 _GPU_ERROR = ("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "
               "to host memory first.")

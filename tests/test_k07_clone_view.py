@@ -8,7 +8,7 @@ function that fails to change it (zero_column_, which returns None, so nothing t
 
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor, transposed
 
 
 KATA = Kata("k07_clone_view", [

@@ -6,7 +6,7 @@ Every function gets a case where the wrong broadcast RUNS and silently gives wro
 
 import torch
 
-from harness.spec import Case, Function, Kata, rand, randn, tensor
+from kata_harness.spec import Case, Function, Kata, rand, randn, tensor
 
 KATA = Kata("k08_broadcasting", [
     Function("mse", [

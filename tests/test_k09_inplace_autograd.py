@@ -8,7 +8,7 @@ its `.grad`. doubled_sigmoid is judged by `grad`: backward() through the result 
 import torch
 from torch import nn
 
-from harness.spec import BASIC, Case, Function, Kata, custom, module, randn, tensor
+from kata_harness.spec import BASIC, Case, Function, Kata, custom, module, randn, tensor
 
 
 def leaves(*shapes, dtype=torch.float32):

@@ -11,7 +11,7 @@ inference wastes memory even when the result is detached afterwards).
 import torch
 from torch import nn
 
-from harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn
 
 
 def _with_running_stats(model, batch_norm):

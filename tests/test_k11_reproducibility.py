@@ -12,7 +12,7 @@ import random
 import numpy as np
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, Probe
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe
 
 
 def _python_draws(call):

@@ -8,7 +8,7 @@ and row counts where torch.chunk gives the same number of pieces as split, or a 
 
 import torch
 
-from harness.spec import BASIC, Case, Function, Kata, randint, randn, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, transposed
 
 KATA = Kata("k12_joining", [
     Function("stack_samples", [

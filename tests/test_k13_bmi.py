@@ -7,7 +7,7 @@ equal (min-max scaling divides 0 by 0), a single person, nobody in the normal ra
 float32 array), and lists of ints (int64 tensors unless converted).
 """
 
-from harness.spec import Case, Function, Kata
+from kata_harness.spec import Case, Function, Kata
 
 KATA = Kata("k13_bmi", [
     Function("bmi_report", [

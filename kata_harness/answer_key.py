@@ -39,7 +39,7 @@ OBSERVING = ("spec.py", "observe.py", "runner.py")
 def kata_digest(kata: str, root: Path = ROOT) -> str:
     """Hash of what a kata's expected observations depend on besides the reference: its test
     module and curriculum entry, and the harness code that observes."""
-    harness = [root / "harness" / name for name in OBSERVING]
+    harness = [root / "kata_harness" / name for name in OBSERVING]
     return _digest([root / "tests" / f"test_{kata}.py", root / "curriculum" / f"{kata}.toml", *harness])
 
 

@@ -17,7 +17,7 @@ from .catalog import ROOT
 
 MANIFEST_NAME = "grading-manifest.json"
 # Folders whose every file grades, and single files that grade (or would, if someone added them).
-GRADING_FOLDERS = ("tests", "harness", "curriculum")
+GRADING_FOLDERS = ("tests", "kata_harness", "curriculum")
 GRADING_FILES = ("grade.py", "conftest.py", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg",
                  "katas/conftest.py", "katas/pytest.ini", ".github/workflows/classroom.yml")
 

@@ -20,7 +20,7 @@ from . import answer_key, integrity
 from .catalog import ROOT
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
-COPIED_FOLDERS = ("katas", "tests", "harness", "curriculum")
+COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum")
 STUDENT_EXTRAS = ROOT / "templates" / "student"
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
@@ -35,7 +35,7 @@ def check_target(out: Path, force: bool) -> None:
     root = ROOT.resolve()
     if out == root or out in root.parents:
         raise ReleaseError(f"{out} holds this project itself; choose a folder outside it")
-    protected = [root / name for name in ("katas", "reference", "tests", "harness", "curriculum", "selftests",
+    protected = [root / name for name in ("katas", "reference", "tests", "kata_harness", "curriculum", "selftests",
                                           "templates", ".git")]
     if any(out == p or p in out.parents for p in protected):
         raise ReleaseError(f"{out} is inside this project's own files; choose another folder")

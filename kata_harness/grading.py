@@ -31,7 +31,7 @@ OUTPUT_TAIL = 2000         # characters of the child's raw output kept to explai
 # The child's import path: no current folder (a stray torch.py there must not shadow torch), and the
 # project root last, only to find the harness.
 _CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', sys.argv[2])]; "
-               "sys.path.append(sys.argv[2]); from harness.child import main; main(sys.argv)")
+               "sys.path.append(sys.argv[2]); from kata_harness.child import main; main(sys.argv)")
 
 
 def exit_reason(code: int) -> str:
