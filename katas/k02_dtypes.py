@@ -107,8 +107,9 @@ def gather_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
 
     `index` may be a FLOAT tensor of whole numbers (e.g. tensor([2., 0.])); it lives on
     `x`'s device, and so does the result.
-    Pitfall: tensors used as indices must be long, int, byte or bool: `x[index]` with a float
-    index raises.
+    Pitfall: `x[index]` with a float index raises "tensors used as indices must be long, int,
+    byte or bool tensors". Of those, only long and int hold row numbers: a byte (uint8) or bool
+    index is a MASK that keeps the rows where it is nonzero (uint8 masks are deprecated).
     Example: gather_rows(torch.tensor([[1, 2], [3, 4], [5, 6]]), torch.tensor([2.0, 0.0]))
              -> tensor([[5, 6], [1, 2]])
     Tutorial: §7 (row 1)
@@ -116,7 +117,9 @@ def gather_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     返回 `x` 中由一维张量 `index` 选出的行（可以重复），顺序与 `index` 相同。
     `index` 可能是存放整数值的浮点张量（例如 tensor([2., 0.])）；它和 `x` 在同一设备上，
     结果也应在该设备上。
-    陷阱：用作索引的张量必须是 long、int、byte 或 bool 类型：用浮点索引写 `x[index]` 会报错。
+    陷阱：用浮点索引写 `x[index]` 会报错 "tensors used as indices must be long, int, byte or bool
+    tensors"。其中只有 long 和 int 表示行号：byte（uint8）或 bool 类型的索引是“掩码”，它保留的是
+    掩码非零的那些行（uint8 掩码已被弃用）。
     示例：gather_rows(torch.tensor([[1, 2], [3, 4], [5, 6]]), torch.tensor([2.0, 0.0]))
           -> tensor([[5, 6], [1, 2]])
     教程：§7（第 1 行）

@@ -2,12 +2,15 @@
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k03` (score) or `pytest tests/test_k03_devices.py` (details).
-No GPU? The checks also run on PyTorch's data-less "meta" device, which raises the same
-"not on the expected device" errors as a GPU, so you can practise device discipline anyway.
+No GPU? The checks also run on PyTorch's data-less "meta" device. Mixing it with the CPU fails
+as mixing a GPU with the CPU does, only with other words: a GPU says "Expected all tensors to be
+on the same device", meta says "Tensor on device cpu is not on the expected device meta!". So
+you can practise device discipline anyway.
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k03`
 （查看得分）或 `pytest tests/test_k03_devices.py`（查看详情）检查。
-没有 GPU？检查也会在 PyTorch 的无数据设备 "meta" 上运行，它和 GPU 一样会报
-"not on the expected device" 之类的错误，所以照样可以练习设备管理。
+没有 GPU？检查也会在 PyTorch 的无数据设备 "meta" 上运行。把它和 CPU 混用会像 GPU 和 CPU 混用
+一样失败，只是报错的措辞不同：GPU 报 "Expected all tensors to be on the same device"，meta 报
+"Tensor on device cpu is not on the expected device meta!"。所以没有 GPU 也照样可以练习设备管理。
 """
 
 import torch

@@ -4,6 +4,12 @@ Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k04` (score) or `pytest tests/test_k04_contiguity.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k04`
 （查看得分）或 `pytest tests/test_k04_contiguity.py`（查看详情）检查。
+
+Which operations break contiguity? `transpose`, `t()` and `permute` return views that are
+non-contiguous (unless the axes they move have size 1); `squeeze` and `unsqueeze` only add or
+drop size-1 axes and keep a contiguous tensor contiguous.
+哪些操作会破坏连续性？`transpose`、`t()` 和 `permute` 返回的视图一般是非连续的（除非被移动的
+维度长度为 1）；`squeeze` 和 `unsqueeze` 只是增删长度为 1 的维度，连续的张量经过它们仍然是连续的。
 """
 
 import torch

@@ -53,13 +53,15 @@ def share_array(arr: np.ndarray) -> torch.Tensor:
     (float64 stays float64, int32 stays int32).
 
     Pitfall: `torch.tensor(arr)` always copies, so changes to `arr` no longer reach the tensor;
-    `torch.Tensor(arr)` copies too and converts to float32.
+    `torch.Tensor(arr)` shares memory only with a float32 array: any other dtype is converted
+    to float32, and converting means copying.
     Example: t = share_array(arr); arr[0] = 100  ->  t[0] is 100 as well
     Tutorial: §3.1, §5.5
 
     返回一个与 `arr` 共享内存（不复制）且 dtype 相同的张量（float64 仍是 float64，int32 仍是 int32）。
     陷阱：`torch.tensor(arr)` 总是复制数据，之后对 `arr` 的修改就传不到张量里了；
-    `torch.Tensor(arr)` 同样会复制，还会转成 float32。
+    `torch.Tensor(arr)` 只有在 `arr` 本来就是 float32 时才共享内存：其他 dtype 都会被转成 float32，
+    而转换就意味着复制。
     示例：t = share_array(arr); arr[0] = 100  ->  t[0] 也变成 100
     教程：§3.1、§5.5
     """

@@ -19,6 +19,10 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     Pitfall: three at once. Forgetting `model.eval()` keeps dropout and batch statistics on
     (random, batch-dependent outputs); forgetting `torch.no_grad()` builds a graph that wastes
     memory; and leaving the model in eval mode silently spoils the caller's next training step.
+    `torch.inference_mode()` also stops the graph, but what it returns are "inference tensors":
+    the caller can never use them in a computation autograd records, nor change them in place
+    outside that mode. For a helper that hands its result to callers it does not know, prefer
+    `torch.no_grad()`, whose results are ordinary tensors.
     Example: model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
     Tutorial: §7 ("CUDA out of memory" row), §8.2, §8.4
@@ -29,6 +33,9 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
     忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者
     接下来的训练。
+    `torch.inference_mode()` 同样不构建计算图，但它返回的是“推理张量”（inference tensor）：
+    调用者以后既不能把它们用在自动求导要记录的计算里，也不能在该模式之外原地修改它们。
+    对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，它返回的是普通张量。
     示例：model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
           predict(model, x) -> 评估模式下的输出，requires_grad=False；之后 model.training 仍为 True
     教程：§7（“CUDA out of memory”那一行）、§8.2、§8.4
@@ -42,8 +49,8 @@ def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> to
     be shorter) and join the outputs in order.
 
     Pitfall: feeding a whole big tensor at once is what "CUDA out of memory" is about; feed it
-    in chunks. `torch.chunk(x, n)` makes n chunks, not chunks of n rows; and the last, shorter
-    chunk must not be dropped.
+    in chunks. `torch.chunk(x, n)` makes at most n chunks, not chunks of n rows; and the last,
+    shorter chunk must not be dropped.
     Example: predict_in_batches(model, torch.randn(10, 4), 4) -> the model sees 4, 4 and 2 rows;
              the result equals predict(model, x) (shape (10, ...))
     Tutorial: §7 ("CUDA out of memory" row), §8.4
@@ -51,7 +58,7 @@ def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> to
     结果与 `predict(model, x)` 相同，但模型每次最多只能看到 `x` 的 `batch_size` 行：按顺序把 `x`
     切成每块最多 `batch_size` 行的小块（最后一块可以更短），逐块计算，再按原顺序拼接输出。
     陷阱：把一个很大的张量一次性喂给模型，正是 “CUDA out of memory” 的来源；要分块喂。
-    `torch.chunk(x, n)` 切出的是 n 块，而不是每块 n 行；最后那块较短的也不能丢掉。
+    `torch.chunk(x, n)` 切出的是最多 n 块，而不是每块 n 行；最后那块较短的也不能丢掉。
     示例：predict_in_batches(model, torch.randn(10, 4), 4) -> 模型依次看到 4、4、2 行；
           结果等于 predict(model, x)（形状为 (10, ...)）
     教程：§7（“CUDA out of memory”那一行）、§8.4

@@ -21,7 +21,9 @@ def bmi_report(heights_m: list, weights_kg: list) -> dict:
       "normal_values": float32 NumPy array of the BMIs inside that range (may be empty)
 
     Pitfalls: `bmi >= 18.5 & bmi <= 24.9` without parentheses (`&` binds tighter than `>=`);
-    min-max scaling of a constant gives 0 / 0 = NaN; lists of ints give int64 tensors.
+    min-max scaling of a constant gives 0 / 0 = NaN; lists of ints give int64 tensors, on which
+    in-place division (`w /= h ** 2`) and negative powers (`h ** -2`) raise, and anything built
+    from them (`torch.zeros_like(h)`) is int64 too.
     Example: bmi_report([1.65, 1.75, 1.80, 1.60, 1.70], [55.0, 70.0, 82.0, 50.0, 68.0])
              -> {"bmi": tensor([20.2020, 22.8571, 25.3086, 19.5312, 23.5294]),
                  "normalized": tensor([0.1161, 0.5757, 1.0000, 0.0000, 0.6920]),
@@ -40,7 +42,8 @@ def bmi_report(heights_m: list, weights_kg: list) -> dict:
       "normal_values": float32 的 NumPy 数组，内容是落在该范围内的 BMI（可以为空）
 
     陷阱：`bmi >= 18.5 & bmi <= 24.9` 没加括号（`&` 的优先级比 `>=` 高）；对常数做最小-最大缩放
-    会得到 0 / 0 = NaN；整数列表会得到 int64 张量。
+    会得到 0 / 0 = NaN；整数列表会得到 int64 张量，在它上面做原地除法（`w /= h ** 2`）或负数次幂
+    （`h ** -2`）会报错，由它构造的张量（`torch.zeros_like(h)`）也是 int64。
     示例（教程 §6.2 的数据）：
           bmi_report([1.65, 1.75, 1.80, 1.60, 1.70], [55.0, 70.0, 82.0, 50.0, 68.0])
           -> {"bmi": tensor([20.2020, 22.8571, 25.3086, 19.5312, 23.5294]),

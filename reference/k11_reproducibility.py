@@ -7,12 +7,10 @@ import torch
 
 
 def set_seed(seed: int) -> None:
-    """Seed Python's ``random``, NumPy's global RNG and torch on the CPU and every GPU."""
+    """Seed Python's ``random``, NumPy's global RNG and torch (manual_seed covers every GPU too)."""
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
-    if torch.cuda.is_available():
-        torch.cuda.manual_seed_all(seed)
 
 
 def noise(shape: tuple, seed: int) -> torch.Tensor:

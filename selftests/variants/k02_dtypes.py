@@ -196,3 +196,8 @@ def gather_int32(x, index):
 def gather_with_torch_gather(x, index):
     idx = index.long().reshape(-1, *([1] * (x.dim() - 1))).expand(-1, *x.shape[1:])
     return torch.gather(x, 0, idx)
+
+
+@wrong("gather_rows", "mask", "index.long()")
+def gather_byte_index(x, index):
+    return x[index.byte()]   # a uint8 index is a (deprecated) mask, not row numbers

@@ -109,7 +109,7 @@ def predict_all_at_once(model, x, batch_size):
     return _eval_no_grad(model, x)
 
 
-@wrong("predict_in_batches", "torch.chunk(x, n) makes n chunks")
+@wrong("predict_in_batches", "torch.chunk(x, n) makes at most n chunks")
 def predict_chunk_count(model, x, batch_size):
     return torch.cat([_eval_no_grad(model, c) for c in torch.chunk(x, batch_size)])
 
