@@ -168,6 +168,9 @@ def _compare_tensor(yours, expected, aspects, tolerance, where):
             found = _first_value_difference(y, e, tolerance.for_dtype(expected["dtype"]))
             if found:
                 index, y_value, e_value = found
+                if not index:   # a 0-dim tensor: there is no position to name
+                    return Difference("values", "aspect.value", {"yours": _show(y_value), "expected": _show(e_value)},
+                                      where)
                 return Difference("values", "aspect.values", {"index": _index_text(index), "yours": _show(y_value),
                                                               "expected": _show(e_value)}, where)
         elif y != e:
@@ -193,8 +196,24 @@ def _extend(where: dict, suffix: str) -> dict:
     return {**where, "path": where.get("path", "") + suffix}
 
 
+def tidy_cut(text: str, limit: int | None = None) -> str:
+    """``text`` without a word cut in half: a message shortened elsewhere (marked by a trailing
+    " ..." or by reaching ``limit`` characters) ends at its last full sentence or word, then "..."."""
+    cut = text.endswith(" ...")
+    if cut:
+        text = text[:-4]
+    elif limit is None or len(text) < limit:
+        return text
+    sentence = max(text.rfind(". "), text.rfind("; "))
+    if sentence >= len(text) // 2:
+        return text[:sentence + 1] + " ..."
+    space = text.rfind(" ")
+    return (text[:space] if space > 0 else text).rstrip(",;:") + " ..."
+
+
 def _error_text(error: dict) -> str:
-    text = f"{error.get('type', 'Exception')}: {error.get('message', '')}"
+    kind, detail = error.get("type", "Exception"), tidy_cut(str(error.get("message", "")).strip())
+    text = f"{kind}: {detail}" if detail else kind
     return text + (f"\n    at {error['where']}" if error.get("where") else "")
 
 
@@ -209,17 +228,22 @@ def compare_case(yours: dict, expected: dict, aspects, tolerance: Tolerance) -> 
     """First difference between two observations of the same case."""
     aspects = frozenset(aspects)
     if "raised" in yours:
-        return Difference("raises", "aspect.raises", {"error": _error_text(yours["raised"])}, {})
+        raised = yours["raised"]
+        aspect = "name_error" if raised.get("type") == "NameError" else "raises"
+        return Difference(aspect, "aspect.raises", {"error": _error_text(raised)}, {})
     result_where = {"key": "where.result"}
     found = compare(yours["result"], expected["result"], aspects, tolerance, result_where)
     if found:
         return found
     names = expected.get("names", [])
+    deferred = None   # a module's state after the call: what the probes saw explains it better
     if "inputs" in aspects:
         for i, (y, e) in enumerate(zip(yours["inputs"], expected["inputs"])):
             where = {"key": "where.input", "name": names[i] if i < len(names) else f"arg{i}"}
             found = _relabel(compare(y, e, INPUT_ASPECTS, tolerance, where), "inputs")
-            if found:
+            if found and e.get("kind") == "module" and expected.get("probes"):
+                deferred = deferred or found
+            elif found:
                 return found
     if "grad" in aspects and "grad" in expected:
         y, e = yours["grad"], expected["grad"]
@@ -251,7 +275,7 @@ def compare_case(yours: dict, expected: dict, aspects, tolerance: Tolerance) -> 
                                  {"key": "where.probe", "name": name}), name)
         if found:
             return found
-    return None
+    return deferred
 
 
 def _leaf_name(observation: dict, index: int) -> str:

@@ -7,7 +7,7 @@ import os
 from .catalog import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
-from .report import Verdict, render
+from .report import Verdict, render, section_text
 from .text import message, pick
 
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
@@ -111,15 +111,19 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
         out.append(message("skipped.cuda", lang))
     if next_up:
         info, entry = next_up
-        out.append(_paint(f"{message('grade.next', lang)}: {info.qualified} — {pick(info.title, lang)} "
-                          f"({info.section})", "next", colour))
+        colon = "：" if lang == "zh" else ": "
+        section = f"（{section_text(info.section, lang)}）" if lang == "zh" else f" ({info.section})"
+        out.append(_paint(f"{message('grade.next', lang)}{colon}{info.qualified} — {pick(info.title, lang)}"
+                          f"{section}", "next", colour))
         out.extend("  " + line for line in entry["message"].splitlines())
         if entry["status"] == "todo" and info.hints:
-            out.append(f"  {message('hint', lang)}: {info.hint(1, lang)}")
+            out.append(f"  {message('hint', lang)}{colon}{info.hint(1, lang)}")
         out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
         out.append("")
     elif (next_from or doc)["katas"]:
-        out.append(message("grade.all_done", lang))
+        graded = sum(len(kata["functions"]) for kata in (next_from or doc)["katas"])
+        everything = sum(len(kata.functions) for kata in katas)
+        out.append(message("grade.all_done" if graded >= everything else "grade.selection_done", lang))
     if summary:
         out.append(summary_line(doc, lang))
     return "\n".join(out).rstrip("\n")

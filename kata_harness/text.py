@@ -16,7 +16,7 @@ MESSAGES = {
     "differs": {"en": "What differed", "zh": "不同之处"},
     "pitfall": {"en": "Pitfall", "zh": "陷阱"},
     "hint": {"en": "Hint", "zh": "提示"},
-    "tutorial": {"en": "tutorial", "zh": "教程"},
+    "tutorial": {"en": "lesson {section}, docs/lesson.md", "zh": "讲义 {section}，docs/lesson.zh.md"},
     "printed": {"en": "Your code printed", "zh": "你的代码输出了"},
     "truncated": {"en": "(truncated)", "zh": "（已截断）"},
     "where.result": {"en": "the result", "zh": "返回值"},
@@ -98,7 +98,7 @@ MESSAGES = {
         "en": "Your result and the input share memory (a view): a change to one shows in the other. "
               "Copy with `.clone()` (tensors) or `.copy()` (NumPy) where the contract asks for a copy, "
               "and share where it asks for sharing.",
-        "zh": "返回值和输入共享内存（视图）：修改其中一个，另一个也会改变。契约要求副本时用 `.clone()`"
+        "zh": "返回值和输入共享内存（视图）：修改其中一个，另一个也会改变。约定要求副本时用 `.clone()`"
               "（张量）或 `.copy()`（NumPy）复制；要求共享时则不要复制。",
     },
     "generic.subclass": {
@@ -153,20 +153,20 @@ MESSAGES = {
     },
     "error.stale_key": {
         "en": "the answer key is out of date for this kata (instructor: run `python grade.py freeze`)",
-        "zh": "答案密钥对这个练习已过期（教师：请运行 `python grade.py freeze`）",
+        "zh": "答案文件对这个练习已过期（教师：请运行 `python grade.py freeze`）",
     },
     "error.not_in_key": {
         "en": "this function is not in the answer key (instructor: run `python grade.py freeze`)",
-        "zh": "答案密钥中没有这个函数（教师：请运行 `python grade.py freeze`）",
+        "zh": "答案文件中没有这个函数（教师：请运行 `python grade.py freeze`）",
     },
     "error.no_key": {
         "en": "there is no reference/ folder and no answer key (tests/answer_key.dat): nothing to grade against",
-        "zh": "既没有 reference/ 目录，也没有答案密钥（tests/answer_key.dat）：无法评分",
+        "zh": "既没有 reference/ 目录，也没有答案文件（tests/answer_key.dat）：无法评分",
     },
     "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
     "skipped.not_in_key": {
         "en": "{device} checks skipped: the answer key was made without that device",
-        "zh": "已跳过 {device} 检查：答案密钥生成时没有这个设备",
+        "zh": "已跳过 {device} 检查：答案文件生成时没有这个设备",
     },
     "skipped.cuda": {"en": "CUDA checks skipped: no GPU here", "zh": "已跳过 CUDA 检查：本机没有 GPU"},
     "integrity.changed": {
@@ -179,7 +179,7 @@ MESSAGES = {
     "reset.done": {"en": "restored the stub of {what}", "zh": "已恢复 {what} 的初始模板"},
     "reset.no_stub": {
         "en": "no pristine stub of {kata} in the answer key (instructor: run `python grade.py freeze`)",
-        "zh": "答案密钥中没有 {kata} 的初始模板（教师：请运行 `python grade.py freeze`）",
+        "zh": "答案文件中没有 {kata} 的初始模板（教师：请运行 `python grade.py freeze`）",
     },
     "reset.refused": {"en": "nothing was changed: {error}", "zh": "没有做任何修改：{error}"},
     "watch.waiting": {
@@ -197,6 +197,54 @@ MESSAGES = {
     "grade.unknown_selector": {
         "en": "unknown kata or function '{selector}'. Valid katas: {katas}",
         "zh": "未知的练习或函数 '{selector}'。可用的练习：{katas}",
+    },
+    # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
+    "generic.name_error_import": {
+        "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
+              "top of your kata file (next to `import torch`).",
+        "zh": "Python 在这里不认识名字 `{name}`：文件里缺少导入语句。请在练习文件顶部（`import torch` 旁边）加上 `{line}`。",
+    },
+    "generic.name_error": {
+        "en": "Python does not know the name `{name}`: define it before you use it, import it, or check its spelling.",
+        "zh": "Python 不认识名字 `{name}`：请先定义它再使用、导入它，或者检查拼写。",
+    },
+    "grade.selection_done": {
+        "en": "Everything graded here passes. `python grade.py` grades every kata.",
+        "zh": "这次评分的函数全部通过。运行 `python grade.py` 可以为所有练习评分。",
+    },
+    "probe.second_call": {
+        "en": "a second call with the same f and x", "zh": "用相同的 f 和 x 第二次调用的结果",
+    },
+    "probe.gpu_tensor": {
+        "en": "your function given a GPU tensor (simulated where there is no GPU)",
+        "zh": "把 GPU 张量（没有 GPU 时为模拟的）交给你的函数时",
+    },
+    "probe.graph_during_forward": {
+        "en": "whether autograd was recording while the model ran", "zh": "模型运行时自动求导是否在记录",
+    },
+    "probe.batch_limit": {
+        "en": "the most rows the model saw in one call", "zh": "模型一次调用中看到的最多行数",
+    },
+    "probe.python_random": {
+        "en": "three random.random() draws right after the call", "zh": "调用之后立即取的三个 random.random() 随机数",
+    },
+    "probe.numpy_random": {
+        "en": "three np.random.rand() draws right after the call", "zh": "调用之后立即取的三个 np.random.rand() 随机数",
+    },
+    "probe.torch_random": {
+        "en": "three torch.rand() draws right after the call", "zh": "调用之后立即取的三个 torch.rand() 随机数",
+    },
+    "probe.cuda_random": {
+        "en": "whether the GPU's generator draws what the seed gives it",
+        "zh": "GPU 的随机数生成器取出的数是否就是该种子给出的数",
+    },
+    "probe.summed_micro_batches": {
+        "en": "whether your step is exactly n times one SGD step on the mean micro-batch gradient (n micro-batches)",
+        "zh": "你的这一步是否恰好是“用各微批次（micro-batch）平均梯度做一步 SGD”的 n 倍（n 为微批次个数）",
+    },
+    "probe.step_size": {
+        "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
+        "zh": "你这一步的长度（以“用各微批次平均梯度做一步 SGD”为单位）",
     },
 }
 

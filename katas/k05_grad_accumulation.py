@@ -47,11 +47,11 @@ def accumulated_step(model: nn.Module, micro_batches: list, lr: float) -> float:
              changes `model` exactly like one SGD step on the whole (x, y); returns e.g. 0.73
     Tutorial: §7 (row "gradients keep accumulating"), §8.2
 
-    对 `model` 只做“一步”普通 SGD，所用梯度是各个 micro-batch 的 MSE 损失梯度的“平均值”，
-    不论大小，每个 micro-batch 的权重都是 1/n（各 micro-batch 大小相同时，它恰好等于整批数据的
-    梯度）。调用之前参数上已有的梯度必须忽略。返回各 micro-batch 损失的平均值（Python float）。
-    陷阱：有意识地累积梯度时有三个坑：忘了把每个损失除以 micro-batch 的个数（步子大了 n 倍）、
-    在循环里面清空梯度（只剩最后一个 micro-batch 起作用）、在 `.grad` 里残留的旧梯度上继续累加。
+    对 `model` 只做“一步”普通 SGD，所用梯度是各个微批次（micro-batch）的 MSE 损失梯度的“平均值”，
+    不论大小，每个微批次的权重都是 1/n（各微批次大小相同时，它恰好等于整批数据的梯度）。
+    调用之前参数上已有的梯度必须忽略。返回各微批次损失的平均值（Python float）。
+    陷阱：有意识地累积梯度时有三个坑：忘了把每个损失除以微批次的个数（步子大了 n 倍）、
+    在循环里面清空梯度（只剩最后一个微批次起作用）、在 `.grad` 里残留的旧梯度上继续累加。
     示例：x、y 各有 8 行时，accumulated_step(model, [(x[:4], y[:4]), (x[4:], y[4:])], 0.1)
           对 `model` 的改变与在整批 (x, y) 上做一步 SGD 完全相同；返回值例如 0.73
     教程：§7（“梯度不断累积”那一行）、§8.2

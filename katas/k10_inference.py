@@ -27,7 +27,7 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
     Tutorial: §7 ("CUDA out of memory" row), §8.2, §8.4
 
-    在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的滑动统计量），并且不构建
+    在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的运行统计量），并且不构建
     计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
     （事后再 detach 就晚了）。调用结束后，模型必须回到调用之前的 train/eval 模式。
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from kata_harness.catalog import load_curriculum
-from kata_harness.report import render
+from kata_harness.report import render, section_text
 from kata_harness.runner import ROOT, grade_function, load_kata_spec, load_module
 from selftests.variants import load_all
 
@@ -34,7 +34,7 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     for keyword in variant.keywords:
         assert keyword.lower() in text.lower(), f"message does not name '{keyword}':\n{text}"
     chinese = render(verdict, info, "zh")
-    assert "陷阱" in chinese and info.section in chinese, chinese
+    assert "陷阱" in chinese and section_text(info.section, "zh") in chinese, chinese
 
 
 # The curriculum of CATALOG.md; a kata an instructor adds needs no variants to be graded.

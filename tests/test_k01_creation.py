@@ -6,7 +6,8 @@ from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tenso
 
 KATA = Kata("k01_creation", [
     Function("arange_inclusive", [
-        Case(0, 5), Case(1, 10, 3), Case(0, 10, 3), Case(-3, 3), Case(2, 9, 2), Case(5, 5), Case(7, 100, 31),
+        Case(0, 5), Case(1, 10, 3), Case(0, 10, 3, label="end_not_reached"), Case(-3, 3),
+        Case(2, 9, 2, label="end_not_reached"), Case(5, 5), Case(7, 100, 31),
     ]),
     Function("evenly_spaced", [
         Case(0.0, 1.0, 5), Case(-1.0, 2.0, 7), Case(0.0, 0.3, 4), Case(2.5, -2.5, 11), Case(0.0, 1.0, 2),

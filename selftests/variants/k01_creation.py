@@ -10,7 +10,7 @@ def arange_exclusive(start, end, step=1):
     return torch.arange(start, end, step)
 
 
-@wrong("arange_inclusive", "arange")
+@wrong("arange_inclusive", "overshoots", "end + 1")
 def arange_one_step_past(start, end, step=1):
     return torch.arange(start, end + step, step)   # overshoots when end is not reachable
 
@@ -67,11 +67,16 @@ def trainable_keeps_ints(values):
         else values.clone().requires_grad_()
 
 
-@wrong("trainable", "t.float() returns t itself", "caller")
+@wrong("trainable", "caller's own tensor object", "t.float()")
 def trainable_float_in_place(values):
     if isinstance(values, torch.Tensor):
         return values.float().requires_grad_()
     return torch.tensor(values, dtype=torch.float32, requires_grad=True)
+
+
+@wrong("trainable", "caller's own tensor object", "torch.as_tensor")
+def trainable_as_tensor_in_place(values):
+    return torch.as_tensor(values, dtype=torch.float32).requires_grad_()
 
 
 @wrong("trainable", "shares memory", "clone")

@@ -73,6 +73,11 @@ def snapshot_asarray(t):
     return np.asarray(t)
 
 
+@wrong("numpy_snapshot", "shares memory", "do not copy a tensor that is already on the CPU")
+def snapshot_detach_cpu(t):
+    return t.detach().cpu().numpy()
+
+
 @wrong("numpy_snapshot", "float64")
 def snapshot_from_list(t):
     return np.array(t.tolist())

@@ -157,3 +157,8 @@ def pairwise_unsqueeze(a, b):
 def pairwise_einsum(a, b):
     diff = a[:, None] - b
     return torch.einsum("nmd,nmd->nm", diff, diff)
+
+
+@wrong("mse", "from torch import nn", "missing an import")
+def mse_module_without_import(pred, target):
+    return nn.MSELoss()(pred.reshape(-1), target)   # noqa: F821 (nn is not imported here, as a learner forgets to)
