@@ -14,11 +14,14 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     """`model(x)` computed in EVALUATION mode (dropout off, batch-norm uses its running
     statistics) without building an autograd graph: the forward pass runs with autograd off,
     so the result has requires_grad=False (detaching the result afterwards is too late).
-    Afterwards the model must be in the same train/eval mode it was in before the call.
+    Afterwards every submodule must be back in the train/eval mode it was in before the call:
+    a model may come in with MIXED modes (training, with a frozen batch-norm layer in eval mode,
+    as when fine-tuning), and each flag must be put back as it was.
 
     Pitfall: three at once. Forgetting `model.eval()` keeps dropout and batch statistics on
     (random, batch-dependent outputs); forgetting `torch.no_grad()` builds a graph that wastes
-    memory; and leaving the model in eval mode silently spoils the caller's next training step.
+    memory; and leaving the model in eval mode silently spoils the caller's next training step
+    (`model.train(was_training)` puts back one mode for all, not each submodule's own).
     `torch.inference_mode()` also stops the graph, but what it returns are "inference tensors":
     the caller can never use them in a computation autograd records, nor change them in place
     outside that mode. For a helper that hands its result to callers it does not know, prefer
@@ -29,10 +32,12 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
 
     在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的运行统计量），并且不构建
     计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
-    （事后再 detach 就晚了）。调用结束后，模型必须回到调用之前的 train/eval 模式。
+    （事后再 detach 就晚了）。调用结束后，每个子模块都必须回到调用之前的 train/eval 模式：
+    传入的模型可能处于“混合”模式（整体在训练，但其中某个 batch-norm 层被冻结在 eval 模式，
+    微调时常见），每个标志都要按原样恢复。
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
     忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者
-    接下来的训练。
+    接下来的训练（`model.train(was_training)` 给所有子模块恢复的是同一个模式，而不是各自原来的模式）。
     `torch.inference_mode()` 同样不构建计算图，但它返回的是“推理张量”（inference tensor）：
     调用者以后既不能把它们用在自动求导要记录的计算里，也不能在该模式之外原地修改它们。
     对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，它返回的是普通张量。

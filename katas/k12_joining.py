@@ -48,7 +48,8 @@ def concat_features(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 def split_into_batches(x: torch.Tensor, batch_size: int) -> list:
     """Cut `x` along dim 0 into consecutive batches of `batch_size` rows; the last batch is
-    shorter when the rows do not divide evenly. Return them as a list of tensors.
+    shorter when the rows do not divide evenly. Return them as a list of tensors (a tuple of
+    tensors, as `torch.split` returns, is accepted too).
 
     Pitfall: `torch.chunk(x, n)` makes AT MOST n chunks of ceil(len(x) / n) rows each (6 rows
     into 4 chunks gives only 3 chunks of 2), not chunks of n rows: with 10 rows,
@@ -57,7 +58,7 @@ def split_into_batches(x: torch.Tensor, batch_size: int) -> list:
     Tutorial: §5.4
 
     把 `x` 沿第 0 维切成连续的批次，每批 `batch_size` 行；行数不能整除时最后一批较短。
-    以张量列表的形式返回。
+    以张量列表的形式返回（也可以是张量元组，`torch.split` 返回的就是元组）。
     陷阱：`torch.chunk(x, n)` 切出的是“最多” n 块，每块 ceil(len(x) / n) 行（6 行切 4 块只得到 3 块，
     每块 2 行），而不是每块 n 行：
     10 行数据用 `torch.chunk(x, 3)` 得到的是 4 + 4 + 2 行，而不是 3 + 3 + 3 + 1 行。

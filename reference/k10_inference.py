@@ -5,14 +5,15 @@ from torch import nn
 
 
 def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """``model(x)`` in eval mode without a graph; the model's train/eval mode is restored."""
-    was_training = model.training
+    """``model(x)`` in eval mode without a graph; every submodule's train/eval flag is restored."""
+    modes = [(sub, sub.training) for sub in model.modules()]
     model.eval()
     try:
         with torch.no_grad():
             return model(x)
     finally:
-        model.train(was_training)
+        for sub, mode in modes:
+            sub.training = mode
 
 
 def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> torch.Tensor:

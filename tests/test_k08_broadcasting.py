@@ -24,6 +24,8 @@ KATA = Kata("k08_broadcasting", [
         Case(rand(4, 4, low=0.5, high=2.0, dtype=torch.float64)),
         Case(rand(4, 1, low=0.5, high=2.0)),
         Case(rand(1, 3, low=0.5, high=2.0)),
+        Case(tensor([[2.0, -1.0], [-0.5, 3.0]]), label="negative_entries"),   # sums are not sums of |x|
+        Case(rand(3, 4, low=-0.5, high=1.5), label="negative_entries"),
     ]),
     Function("add_channel_bias", [
         Case(tensor([[[[1.0, 1.0]], [[5.0, 5.0]]]]), tensor([10.0, 20.0])),   # (1, 2, 1, 2): W == C

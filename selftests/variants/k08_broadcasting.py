@@ -68,8 +68,8 @@ def normalize_rows_transpose(x):
 
 
 @right("normalize_rows")
-def normalize_rows_l1(x):
-    return F.normalize(x, p=1, dim=1)
+def normalize_rows_div(x):
+    return torch.div(x, x.sum(dim=1, keepdim=True))
 
 
 @right("normalize_rows")
@@ -162,3 +162,8 @@ def pairwise_einsum(a, b):
 @wrong("mse", "from torch import nn", "missing an import")
 def mse_module_without_import(pred, target):
     return nn.MSELoss()(pred.reshape(-1), target)   # noqa: F821 (nn is not imported here, as a learner forgets to)
+
+
+@wrong("normalize_rows", "negative entries", "x.sum(dim=1, keepdim=True)")
+def normalize_rows_l1(x):
+    return F.normalize(x, p=1, dim=1)   # divides by the sum of absolute values

@@ -1,5 +1,7 @@
 """Classic wrong answers and other correct idioms for k10_inference."""
 
+import copy
+
 import torch
 
 from selftests.variants import right, wrong
@@ -7,12 +9,21 @@ from selftests.variants import right, wrong
 
 def _eval_no_grad(model, x):
     """A correct predict, used by the predict_in_batches variants."""
-    was_training = model.training
+    modes = {sub: sub.training for sub in model.modules()}
     model.eval()
     with torch.no_grad():
         out = model(x)
-    model.train(was_training)
+    for sub, mode in modes.items():
+        sub.training = mode
     return out
+
+
+def _forget_the_records(model):
+    """What a tampering predict does to the records older checks kept on the model itself."""
+    for sub in model.modules():
+        sub._forward_pre_hooks.clear()
+        sub._forward_hooks.clear()
+    model.grad_modes, model.rows_seen = [], []
 
 
 # --- predict ----------------------------------------------------------------------------------
@@ -26,21 +37,22 @@ def predict_without_eval(model, x):
 
 @wrong("predict", "autograd graph", "torch.no_grad()")
 def predict_without_no_grad(model, x):
-    was_training = model.training
+    modes = {sub: sub.training for sub in model.modules()}
     model.eval()
     out = model(x)
-    model.train(was_training)
+    for sub, mode in modes.items():
+        sub.training = mode
     return out
 
 
-@wrong("predict", "left it in eval mode", "model.train(was_training)")
+@wrong("predict", "left them in eval mode", "m.training = mode")
 def predict_leaves_eval_mode(model, x):
     model.eval()
     with torch.no_grad():
         return model(x)
 
 
-@wrong("predict", "switched it to training mode", "was_training")
+@wrong("predict", "switched them to training mode", "model.modules()")
 def predict_always_back_to_train(model, x):
     model.eval()
     with torch.no_grad():
@@ -49,7 +61,7 @@ def predict_always_back_to_train(model, x):
     return out
 
 
-@wrong("predict", "only the top module", "model.train(mode)")
+@wrong("predict", "only the top module", "modes = {m: m.training for m in model.modules()}")
 def predict_restores_top_flag_only(model, x):
     was_training = model.training
     model.eval()
@@ -59,46 +71,83 @@ def predict_restores_top_flag_only(model, x):
     return out
 
 
-@wrong("predict", "detach", "torch.no_grad()")
-def predict_detached_afterwards(model, x):
+@wrong("predict", "MIXED modes", "frozen", "m.training = mode")
+def predict_restores_one_mode_for_all(model, x):
     was_training = model.training
     model.eval()
+    try:
+        with torch.no_grad():
+            return model(x)
+    finally:
+        model.train(was_training)
+
+
+@wrong("predict", "detach", "torch.no_grad()")
+def predict_detached_afterwards(model, x):
+    modes = {sub: sub.training for sub in model.modules()}
+    model.eval()
     out = model(x).detach()
-    model.train(was_training)
+    for sub, mode in modes.items():
+        sub.training = mode
     return out
+
+
+@wrong("predict", "detach", "torch.no_grad()")
+def predict_detached_and_records_cleared(model, x):
+    modes = {sub: sub.training for sub in model.modules()}
+    model.eval()
+    out = model(x).detach()
+    for sub, mode in modes.items():
+        sub.training = mode
+    _forget_the_records(model)
+    return out
+
+
+@wrong("predict", "detach", "torch.no_grad()")
+def predict_on_a_copy_with_graph(model, x):
+    return copy.deepcopy(model).eval()(x).detach()   # the copy's graph is still built
 
 
 @right("predict")
 def predict_inference_mode(model, x):
-    mode = model.training
+    modes = [(sub, sub.training) for sub in model.modules()]
     try:
         model.train(False)
         with torch.inference_mode():
             return model(x)
     finally:
-        model.train(mode)
+        for sub, mode in modes:
+            sub.train(mode)   # parents first, so each child's own mode wins
 
 
 @right("predict")
 def predict_set_grad_enabled(model, x):
-    was_training = model.training
+    frozen = [sub for sub in model.modules() if not sub.training]
     model.eval()
     with torch.set_grad_enabled(False):
         out = model(x)
-    if was_training:
-        model.train()
+    for sub in model.modules():
+        sub.training = sub not in frozen
     return out
 
 
 @right("predict")
 def predict_decorated(model, x):
     @torch.no_grad()
-    def run():
-        return model.eval()(x)
-    was_training = model.training
-    out = run()
-    model.train(was_training)
+    def run(twin):
+        return twin(x)
+    modes = {name: sub.training for name, sub in model.named_modules()}
+    out = run(model.eval())
+    for name, sub in model.named_modules():
+        sub.training = modes[name]
     return out
+
+
+@right("predict")
+def predict_on_a_copy(model, x):
+    twin = copy.deepcopy(model).eval()      # the caller's model is never touched
+    with torch.no_grad():
+        return twin(x)
 
 
 # --- predict_in_batches -----------------------------------------------------------------------
@@ -107,6 +156,20 @@ def predict_decorated(model, x):
 @wrong("predict_in_batches", "more rows at once than batch_size", "x.split(batch_size)")
 def predict_all_at_once(model, x, batch_size):
     return _eval_no_grad(model, x)
+
+
+@wrong("predict_in_batches", "more rows at once than batch_size")
+def predict_all_at_once_and_records_cleared(model, x, batch_size):
+    out = _eval_no_grad(model, x)
+    _forget_the_records(model)
+    return out
+
+
+@wrong("predict_in_batches", "more rows at once than batch_size")
+def predict_all_at_once_left_in_eval(model, x, batch_size):
+    model.eval()   # two mistakes: the batch limit is named first
+    with torch.no_grad():
+        return model(x)
 
 
 @wrong("predict_in_batches", "torch.chunk(x, n) makes at most n chunks")
@@ -128,53 +191,64 @@ def predict_chunks_without_eval(model, x, batch_size):
 
 @wrong("predict_in_batches", "autograd graph", "torch.no_grad()")
 def predict_chunks_with_graph(model, x, batch_size):
-    was_training = model.training
+    modes = {sub: sub.training for sub in model.modules()}
     model.eval()
     out = torch.cat([model(c) for c in x.split(batch_size)])
-    model.train(was_training)
+    for sub, mode in modes.items():
+        sub.training = mode
     return out
 
 
-@wrong("predict_in_batches", "train/eval mode", "model.train(was_training)")
+@wrong("predict_in_batches", "train/eval modes", "predict on each chunk")
 def predict_chunks_leaves_eval(model, x, batch_size):
     model.eval()
     with torch.no_grad():
         return torch.cat([model(c) for c in x.split(batch_size)])
 
 
-@wrong("predict_in_batches", "detached afterwards", "torch.no_grad()")
-def predict_chunks_detached(model, x, batch_size):
+@wrong("predict_in_batches", "MIXED modes", "predict on each chunk")
+def predict_chunks_one_mode_for_all(model, x, batch_size):
     was_training = model.training
     model.eval()
-    out = torch.cat([model(c).detach() for c in x.split(batch_size)])
+    with torch.no_grad():
+        out = torch.cat([model(c) for c in x.split(batch_size)])
     model.train(was_training)
+    return out
+
+
+@wrong("predict_in_batches", "detached afterwards", "torch.no_grad()")
+def predict_chunks_detached(model, x, batch_size):
+    modes = {sub: sub.training for sub in model.modules()}
+    model.eval()
+    out = torch.cat([model(c).detach() for c in x.split(batch_size)])
+    for sub, mode in modes.items():
+        sub.training = mode
     return out
 
 
 @right("predict_in_batches")
 def predict_chunks_by_range(model, x, batch_size):
-    was_training = model.training
+    modes = {sub: sub.training for sub in model.modules()}
     model.eval()
     try:
         with torch.inference_mode():
             outs = [model(x[start:start + batch_size]) for start in range(0, x.shape[0], batch_size)]
         return torch.cat(outs)
     finally:
-        model.train(was_training)
+        for sub, mode in modes.items():
+            sub.training = mode
 
 
 @right("predict_in_batches")
 def predict_chunks_preallocated(model, x, batch_size):
-    was_training = model.training
-    model.eval()
+    twin = copy.deepcopy(model).eval()
     out = None
     with torch.no_grad():
         for start in range(0, len(x), batch_size):
-            y = model(x[start:start + batch_size])
+            y = twin(x[start:start + batch_size])
             if out is None:
                 out = y.new_empty((len(x),) + tuple(y.shape[1:]))
             out[start:start + len(y)] = y
-    model.train(was_training)
     return out
 
 
