@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Grade the PyTorch pitfall katas.
 
-    python grade.py [SELECTOR ...] [--solutions DIR] [--format text|json|classroom|gradescope] [--lang en|zh]
+    python grade.py [SELECTOR ...] [--solutions DIR] [--format FORMAT] [--lang en|zh]
     python grade.py watch [SELECTOR]       re-grade a kata every time its file is saved
     python grade.py hint FUNCTION [--level N]
     python grade.py reset SELECTOR         restore a stub (your file is backed up first)
     python grade.py freeze                 instructor: write the answer key from reference/
     python grade.py release OUT_DIR        instructor: write the student template (no reference/)
+    python grade.py release --gradescope autograder.zip    instructor: Gradescope's autograder
     python grade.py batch DIR [--out FILE] instructor: grade every submission folder in DIR
 
 SELECTOR is a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias).
@@ -15,16 +16,52 @@ Learner code runs in a child process; this process only reads the results and ke
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
-import time
-from pathlib import Path
+
+
+def _load_harness() -> None:
+    """Import ``kata_harness`` from this file's folder, from source only, with that folder off the
+    import path: a student's repository may hold an ``argparse.py`` beside grade.py, or a planted
+    ``.pyc`` in ``kata_harness/__pycache__``, and neither must run here (``os`` and ``sys`` were loaded
+    by the interpreter before this folder was on the path). An installed copy is never used either."""
+    import importlib.machinery
+    import importlib.util
+
+    root = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != root]
+    sys.dont_write_bytecode = True
+    package = os.path.join(root, "kata_harness")
+
+    class SourceOnly(importlib.machinery.SourceFileLoader):
+        def get_code(self, fullname):
+            path = self.get_filename(fullname)
+            return compile(self.get_data(path), path, "exec", dont_inherit=True)
+
+    class HarnessFinder:
+        def find_spec(self, name, path=None, target=None):
+            if name != "kata_harness" and not name.startswith("kata_harness."):
+                return None
+            base = os.path.join(package, *name.split(".")[1:])
+            file, search = (os.path.join(base, "__init__.py"), [base]) if os.path.isdir(base) else (base + ".py", None)
+            if not os.path.isfile(file):
+                return None
+            return importlib.util.spec_from_file_location(name, file, loader=SourceOnly(name, file),
+                                                          submodule_search_locations=search)
+
+    sys.meta_path.insert(0, HarnessFinder())
+
+
+_load_harness()
+
+import argparse  # noqa: E402 (after the project folder left the import path)
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 STARTED = time.monotonic()
 
-from kata_harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve  # noqa: E402 (after the clock starts)
+from kata_harness.catalog import ROOT, UnknownSelector, load_curriculum, resolve  # noqa: E402
 from kata_harness.text import LANGUAGES, default_language, message, pick  # noqa: E402
 
 
@@ -34,9 +71,13 @@ def _grading_parser() -> argparse.ArgumentParser:
                         help="a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias)")
     parser.add_argument("--solutions", default="katas", metavar="DIR",
                         help="folder of solutions to grade (default: katas; 'reference' checks the reference)")
-    parser.add_argument("--format", choices=("text", "json", "classroom", "gradescope"), default="text",
+    parser.add_argument("--format", choices=("text", "json", "classroom", "gradescope", "markdown", "workflow"),
+                        default="text",
                         help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
-                             "grading reporter); gradescope (results.json)")
+                             "grading reporter); gradescope (results.json); markdown (a summary, as in GitHub's "
+                             "job summary); workflow (the Classroom workflow's one JSON: classroom, text, markdown)")
+    parser.add_argument("--visibility", choices=("visible", "after_published", "after_due_date", "hidden"),
+                        default="visible", help="gradescope: when students see the results (default visible)")
     parser.add_argument("--lang", choices=LANGUAGES, default=None, help="en or zh (default: KATA_LANG, then locale)")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit per function (default 5)")
@@ -57,6 +98,12 @@ def _hint_parser() -> argparse.ArgumentParser:
 
 
 def _utf8_output() -> None:
+    if os.name == "nt":   # colour codes work on legacy Windows consoles once colorama has set them up
+        try:
+            import colorama
+            colorama.just_fix_windows_console()
+        except (ImportError, AttributeError):
+            pass
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(encoding="utf-8", errors="replace")
@@ -114,43 +161,54 @@ def _existing_solutions(name: str, lang: str) -> Path | None:
     return None
 
 
+def _expectations(against, lang: str, *, official: bool = False):
+    """The source of expected results, or None (after one clear line) when there is none."""
+    from kata_harness.expectations import NoExpectations, choose
+
+    try:
+        return choose(against, official=official)
+    except NoExpectations as missing:
+        print(message(str(missing), lang), file=sys.stderr)
+        return None
+
+
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
-    from kata_harness import answer_key, formats, integrity, official
-    from kata_harness.grading import FUNCTION_TIMEOUT, Child, grade
+    from kata_harness import formats, integrity, official, sandbox, summary
+    from kata_harness.channel import Child
+    from kata_harness.grading import FUNCTION_TIMEOUT, grade
 
     args = _grading_parser().parse_args(argv)
-    reference = ROOT / "reference"
-    against = args.against or ("reference" if reference.is_dir() else "answer-key")
-    # Start the children (they import torch, the slow part) while this process reads the curriculum.
-    learner = Child()
-    referee = Child() if against == "reference" else None
+    lang = args.lang or default_language()
+    katas, functions = _select(args.selectors, lang)
+    if functions is None:
+        return 2
+    solutions = _existing_solutions(args.solutions, lang)
+    if solutions is None:
+        return 2
+    expected = _expectations(args.against, lang, official=args.format in ("classroom", "gradescope", "workflow"))
+    if expected is None:
+        return 2
+    boxed = sandbox.mode() == sandbox.BUBBLEWRAP
+
+    def spawn() -> Child:
+        return Child(sandboxed=boxed, solutions=(solutions,))
+
+    # The children import torch (the slow part) while this process checks the grading files.
+    learner = spawn()
+    expected.start(functions)
+    checked = integrity.check()
+    # Leave a second to stop the children and print, counted from this process's start.
+    remaining = args.deadline - (time.monotonic() - STARTED) - 1.0
     try:
-        lang = args.lang or default_language()
-        katas, functions = _select(args.selectors, lang)
-        if functions is None:
-            return 2
-        solutions = _existing_solutions(args.solutions, lang)
-        if solutions is None:
-            return 2
-        key = None
-        if against == "answer-key":
-            key = answer_key.load()
-            if key is None:
-                print(message("error.no_key", lang), file=sys.stderr)
-                return 2
-        # Leave a second to stop the children and print, counted from this process's start.
-        remaining = args.deadline - (time.monotonic() - STARTED) - 1.0
-        grading = grade(functions, solutions, reference=reference, key=key, learner=learner, referee=referee,
+        grading = grade(functions, solutions, expected, spawn=spawn, learner=learner,
                         function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
     finally:
-        learner.stop()
-        if referee:
-            referee.stop()
+        expected.stop()
     shown = args.solutions.rstrip("/")
-    checked = integrity.check()
-    doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=against,
+    doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=expected.name,
                            integrity=checked)
+    doc["sandbox"] = sandbox.BUBBLEWRAP if boxed else sandbox.NONE
     infos = {f.qualified: f for f in functions}
     tampered = None if checked.ok else formats.integrity_text(checked, lang)
     if args.format == "json":
@@ -159,10 +217,22 @@ def grade_command(argv: list[str]) -> int:
         print(json.dumps(official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
                                             tampered=tampered), ensure_ascii=False))
     elif args.format == "gradescope":
-        print(json.dumps(official.gradescope(doc, infos, grading, tampered=tampered), ensure_ascii=False, indent=1))
+        print(json.dumps(official.gradescope(doc, infos, tampered=tampered, visibility=args.visibility,
+                                             summary=summary.markdown(doc, katas, lang=lang, warning=tampered,
+                                                                      details=False),
+                                             wall_time=time.monotonic() - STARTED), ensure_ascii=False, indent=1))
+    elif args.format == "markdown":
+        print(summary.markdown(doc, katas, lang=lang, warning=tampered))
+    elif args.format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
+        print(json.dumps({"classroom": official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
+                                                          tampered=tampered),
+                          "text": formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked),
+                          "markdown": summary.markdown(doc, katas, lang=lang, warning=tampered)}, ensure_ascii=False))
     else:
         print(formats.text(doc, katas, grading, lang=lang, solutions=shown, integrity=checked,
                            colour=formats.use_colour(sys.stdout)))
+        if not boxed:
+            print(message("sandbox.none", lang))
     return 0
 
 
@@ -174,6 +244,9 @@ def freeze(argv: list[str]) -> int:
     from kata_harness.grading import observe_reference
 
     argparse.ArgumentParser(prog="grade.py freeze", description=freeze.__doc__).parse_args(argv)
+    if not (ROOT / "reference").is_dir():
+        print(message("error.no_reference", "en"), file=sys.stderr)
+        return 2
     katas = load_curriculum()
     functions = resolve([], katas)
     observed = observe_reference(functions, ROOT / "reference")
@@ -185,8 +258,7 @@ def freeze(argv: list[str]) -> int:
     key = answer_key.AnswerKey(
         torch_version=torch.__version__, reference=answer_key.reference_digest(),
         katas={kata.name: answer_key.kata_digest(kata.name) for kata in katas},
-        expected={name: {k: v for k, v in event.items() if k not in ("event", "_at")}
-                  for name, event in observed.expected.items()},
+        expected=observed.expected,
         stubs={kata.name: (ROOT / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in katas},
     )
     size = answer_key.write(key)
@@ -196,17 +268,28 @@ def freeze(argv: list[str]) -> int:
 
 
 def release(argv: list[str]) -> int:
-    """``grade.py release OUT_DIR [--force]``: write the student template and check it."""
-    from kata_harness.release import ReleaseError
+    """``grade.py release [OUT_DIR] [--gradescope ZIP]``: write the student template, Gradescope's
+    autograder, or both, and check what was written."""
+    from kata_harness.official import VISIBILITIES
+    from kata_harness.release import ReleaseError, gradescope_release
     from kata_harness.release import release as write_template
 
     parser = argparse.ArgumentParser(prog="grade.py release", description=release.__doc__)
-    parser.add_argument("out_dir", metavar="OUT_DIR")
-    parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR")
+    parser.add_argument("out_dir", metavar="OUT_DIR", nargs="?", help="the student template (without reference/)")
+    parser.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR, or ZIP")
+    parser.add_argument("--gradescope", metavar="ZIP",
+                        help="write Gradescope's autograder zip (it holds reference/: upload it, never share it)")
+    parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
+                        help="Gradescope: when students see their results (default visible)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="Gradescope: the language of the feedback")
     args = parser.parse_args(argv)
-    out = Path(args.out_dir)
+    if not args.out_dir and not args.gradescope:
+        parser.error("give OUT_DIR, --gradescope ZIP, or both")
     try:
-        problems = write_template(out, force=args.force)
+        problems = write_template(Path(args.out_dir), force=args.force) if args.out_dir else []
+        if args.gradescope and not problems:
+            problems = gradescope_release(Path(args.gradescope), force=args.force, visibility=args.visibility,
+                                          lang=args.lang)
     except ReleaseError as error:
         print(f"release: {error}", file=sys.stderr)
         return 2
@@ -214,7 +297,11 @@ def release(argv: list[str]) -> int:
         for problem in problems:
             print(f"release: {problem}", file=sys.stderr)
         return 1
-    print(f"student template written to {out} and checked: stubs score 0, the reference scores full marks")
+    if args.out_dir:
+        print(f"student template written to {args.out_dir} and checked: stubs score 0, the reference scores full marks")
+    if args.gradescope:
+        print(f"Gradescope autograder written to {args.gradescope} and checked: run_autograder gives the reference "
+              f"full marks")
     return 0
 
 
@@ -259,7 +346,7 @@ def reset(argv: list[str]) -> int:
 
 def watch(argv: list[str]) -> int:
     """``grade.py watch [SELECTOR]``: re-grade a kata every time its file is saved."""
-    from kata_harness import answer_key, formats, integrity
+    from kata_harness import formats, integrity, sandbox
     from kata_harness.watch import Watcher
     from kata_harness.watch import watch as run_watch
 
@@ -270,6 +357,7 @@ def watch(argv: list[str]) -> int:
     parser.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
                         help="how often files are also polled (file events may not arrive on network drives, WSL)")
     parser.add_argument("--poll", action="store_true", help="poll only, without file events")
+    parser.add_argument("--against", choices=("reference", "answer-key"), default=None)
     args = parser.parse_args(argv)
     lang = args.lang or default_language()
     katas, functions = _select(args.selectors, lang)
@@ -278,21 +366,20 @@ def watch(argv: list[str]) -> int:
     solutions = _existing_solutions(args.solutions, lang)
     if solutions is None:
         return 2
-    reference = ROOT / "reference"
-    key = None if reference.is_dir() else answer_key.load()
-    if not reference.is_dir() and key is None:
-        print(message("error.no_key", lang), file=sys.stderr)
+    expected = _expectations(args.against, lang)
+    if expected is None:
         return 2
-    watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), reference=reference,
-                      key=key, integrity=integrity.check(), colour=formats.use_colour(sys.stdout))
-    return run_watch(watcher, interval=args.interval, use_inotify=not args.poll)
+    watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), expected=expected,
+                      integrity=integrity.check(), colour=formats.use_colour(sys.stdout),
+                      sandboxed=sandbox.mode() == sandbox.BUBBLEWRAP)
+    return run_watch(watcher, interval=args.interval, use_events=not args.poll)
 
 
 def batch(argv: list[str]) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
-    from kata_harness import answer_key
-    from kata_harness.batch import default_jobs, run_batch
-    from kata_harness.grading import FUNCTION_TIMEOUT, observe_reference
+    from kata_harness import sandbox
+    from kata_harness.batch import default_jobs, run_batch, sandbox_mode
+    from kata_harness.grading import FUNCTION_TIMEOUT
 
     parser = argparse.ArgumentParser(prog="grade.py batch", description=batch.__doc__)
     parser.add_argument("directory", metavar="DIR", help="one subfolder per submission (a repository or its katas/)")
@@ -301,6 +388,9 @@ def batch(argv: list[str]) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=default_jobs(), metavar="N",
                         help="parallel workers (default: the number of CPUs)")
     parser.add_argument("--timeout", type=float, default=FUNCTION_TIMEOUT, metavar="SECONDS")
+    parser.add_argument("--against", choices=("reference", "answer-key"), default=None)
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="grade without bubblewrap (submissions can then reach this machine's files)")
     args = parser.parse_args(argv)
     directory = Path(args.directory)
     if not directory.is_dir():
@@ -309,32 +399,72 @@ def batch(argv: list[str]) -> int:
     if not any(p.is_dir() and not p.name.startswith(".") for p in directory.iterdir()):
         print(f"batch: {directory} holds no submission folders", file=sys.stderr)
         return 2
+    mode = sandbox_mode(args.no_sandbox)
+    if mode == sandbox.NONE and not args.no_sandbox:
+        print(message("batch.no_sandbox", "en"), file=sys.stderr)
+        return 2
     functions = resolve([], load_curriculum())
-    reference = ROOT / "reference"
-    key = None if reference.is_dir() else answer_key.load()
-    if not reference.is_dir() and (key is None or key.stale_katas()):
-        print(message("error.no_key", "en"), file=sys.stderr)
+    source = _expectations(args.against, "en")
+    if source is None:
+        return 2
+    if getattr(source, "stale", None):
+        print(message("error.stale_key", "en"), file=sys.stderr)
         return 2
 
     def expected() -> dict:
-        if key is not None:
-            return key.expected
-        observed = observe_reference(functions, reference)
-        for name, verdict in observed.verdicts.items():   # those functions are graded as errors
-            print(f"batch: the reference could not be observed for {name}", file=sys.stderr)
-        return observed.expected
+        table = {}
+        for info, outcome in source.collect(list(functions), float("inf")):
+            if isinstance(outcome, dict):
+                table[info.qualified] = outcome
+            else:   # those functions are graded as errors
+                print(f"batch: no expected result for {info.qualified}", file=sys.stderr)
+        return table
 
-    run_batch(directory, Path(args.out), functions, expected, jobs=args.jobs, function_timeout=args.timeout)
+    run_batch(directory, Path(args.out), functions, expected, jobs=args.jobs, function_timeout=args.timeout,
+              sandboxed=mode == sandbox.BUBBLEWRAP)
     return 0
+
+
+def _torch_missing() -> bool:
+    """True (after one clear line) when this interpreter cannot import torch: the learner's
+    virtual environment is probably not active."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is not None:
+        return False
+    print(message("error.no_torch", default_language(), python=sys.executable), file=sys.stderr)
+    return True
+
+
+def _end_on_signal() -> None:
+    """SIGTERM (a CI timeout, `kill`) ends grade.py like Ctrl-C: every child is stopped first."""
+    import signal
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)
 
 
 def main(argv: list[str]) -> int:
     """Dispatch to a subcommand, or grade."""
+    from kata_harness import channel, processes
+
     _utf8_output()
     commands = {"hint": hint, "freeze": freeze, "release": release, "reset": reset, "watch": watch, "batch": batch}
-    if argv and argv[0] in commands:
-        return commands[argv[0]](argv[1:])
-    return grade_command(argv)
+    command = commands.get(argv[0]) if argv else None
+    if command in (hint, reset):
+        return command(argv[1:])
+    if "-h" not in argv and "--help" not in argv and _torch_missing():
+        return 3
+    _end_on_signal()
+    processes.become_subreaper()   # orphans of learner code come back here, and are killed below
+    try:
+        return command(argv[1:]) if command else grade_command(argv)
+    finally:
+        channel.stop_all()
+        processes.kill_orphans()
 
 
 if __name__ == "__main__":

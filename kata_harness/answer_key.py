@@ -18,7 +18,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalog import ROOT
+from .files import ROOT, read_regular
 
 KEY_PATH = ROOT / "tests" / "answer_key.dat"
 MAGIC = b"KATA-ANSWER-KEY 1\n"
@@ -78,7 +78,7 @@ def decode(raw: bytes) -> AnswerKey:
 def load(path: Path = KEY_PATH) -> AnswerKey | None:
     """The answer key, or None when there is none (or it cannot be read)."""
     try:
-        return decode(Path(path).read_bytes())
+        return decode(read_regular(Path(path)))
     except (OSError, ValueError, zlib.error, json.JSONDecodeError, TypeError):
         return None
 

@@ -1,86 +1,144 @@
-"""``grade.py batch DIR``: a gradebook for a folder of submissions, fast and safe.
+"""``grade.py batch DIR``: a gradebook for a folder of submissions, fast, and safe from each of them.
 
 Every subfolder of DIR is one submission: a whole repository (its ``katas/`` is graded) or
-just the kata files. Only the submission's kata files are used; its own tests, conftest or
-grade.py never are. The reference is observed once; each worker keeps a warm zygote (torch
-imported) that forks a fresh process per submission, so a hostile submission costs only its
-own points. A cache next to the gradebook skips submissions whose kata files did not change.
+just the kata files. Before any learner code runs, the parent reads each submission's kata
+files itself: only regular files named after a kata, size-capped, inside the submission folder
+(no symbolic links, devices or FIFOs). Its own tests, conftest or grade.py never run.
+
+Each worker copies one submission at a time into a private staging folder and grades it in a
+sandbox that sees only that folder (read-only). On Linux a warm zygote forks a fresh process per
+submission and kills all it left behind before the next one; elsewhere each submission gets a
+fresh process. So whatever one submission does (crash, kill, forge events, write files), every
+other row is what it would be alone. The gradebook and its cache are written atomically, the
+cache keyed by everything that can change a verdict; CSV cells are neutralised against formula
+injection and the CSV starts with a UTF-8 byte order mark, so spreadsheets show Chinese names.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
+import platform
 import queue
+import re
+import shutil
+import stat
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import answer_key, integrity
-from .catalog import ROOT, FunctionInfo
-from .grading import Zygote, grade
+from . import integrity, sandbox
+from .catalog import FunctionInfo
+from .channel import Child, Zygote, can_fork
+from .expectations import Recorded
+from .files import ROOT, read_regular
+from .grading import grade
+
+KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
+_KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
 
 
 @dataclass
 class Submission:
-    """One subfolder of the batch folder: where its kata files are, and what is notable."""
+    """One subfolder of the batch folder: its kata files (read up front), and what is notable."""
     name: str
     folder: Path
-    katas: Path | None
+    files: dict | None = None           # file name -> bytes; None when there is nothing to grade
     notes: list = field(default_factory=list)
     digest: str = ""
 
 
+def _is_real_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def find_katas(folder: Path) -> Path | None:
-    """The folder holding a submission's kata files: its katas/, or itself."""
-    if (folder / "katas").is_dir():
+    """The folder holding a submission's kata files: its katas/ (never through a link), or itself."""
+    if _is_real_folder(folder / "katas"):
         return folder / "katas"
-    if any(folder.glob("k[0-9][0-9]_*.py")):
-        return folder
-    return None
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    return folder if any(_KATA_NAME.match(n) for n in names) else None
 
 
-def _digest(folder: Path, notes: list) -> str:
-    hasher = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        hasher.update(path.name.encode() + b"\0")
-        try:
-            hasher.update(path.read_bytes())
-        except OSError as error:
-            notes.append(f"unreadable: {path.name} ({error.strerror})")
-            hasher.update(b"<unreadable>")
-    return hasher.hexdigest()
-
-
-def collect(directory: Path) -> list[Submission]:
-    """The submissions in ``directory``, with what is notable about each."""
-    mine = integrity.grading_files(ROOT)
-    found = []
-    for folder in sorted(p for p in directory.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        submission = Submission(folder.name, folder, find_katas(folder))
-        if submission.katas is None:
-            submission.notes.append("no katas/ folder and no kNN_*.py files")
-            found.append(submission)
+def read_submission(submission: Submission, katas: set[str]) -> None:
+    """Read the submission's kata files into memory, noting every file that is refused."""
+    where = find_katas(submission.folder)
+    if where is None:
+        if os.path.islink(submission.folder / "katas"):
+            submission.notes.append("katas is a symbolic link (not followed)")
+        submission.notes.append("no katas/ folder and no kNN_*.py files")
+        return
+    files = {}
+    for name in sorted(os.listdir(where)):
+        if not _KATA_NAME.match(name) or name[:-3] not in katas:
             continue
-        submission.digest = _digest(submission.katas, submission.notes)
-        if submission.katas != folder:   # a whole repository: say if its grading files differ (they are not used)
-            theirs = integrity.grading_files(folder)
-            changed = sorted(name for name, digest in theirs.items() if mine.get(name) != digest)
-            if changed:
-                submission.notes.append("its own grading files differ (ignored): " + ", ".join(changed))
+        try:
+            files[name] = read_regular(where / name, KATA_FILE_LIMIT)
+        except OSError as error:
+            why = error.strerror or str(error).replace(f"{where / name} ", "")
+            submission.notes.append(f"unreadable: {name} ({why})")
+    submission.files = files
+    hasher = hashlib.sha256()
+    for name, data in files.items():
+        hasher.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    submission.digest = hasher.hexdigest()
+    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
+        try:
+            theirs = integrity.grading_files(submission.folder)
+        except OSError:
+            theirs = {}
+        mine = integrity.grading_files(ROOT)
+        changed = sorted(name for name, digest in theirs.items() if mine.get(name) != digest)
+        if changed:
+            shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
+            submission.notes.append("its own grading files differ (ignored): " + shown)
+
+
+def collect(directory: Path, katas: set[str]) -> list[Submission]:
+    """The submissions in ``directory`` (real folders only), with their kata files read."""
+    found = []
+    for entry in sorted(os.listdir(directory)):
+        folder = directory / entry
+        if entry.startswith("."):
+            continue
+        if os.path.islink(folder):
+            found.append(Submission(entry, folder, notes=["a symbolic link, not a folder (not graded)"]))
+            continue
+        if not _is_real_folder(folder):
+            continue
+        submission = Submission(entry, folder)
+        read_submission(submission, katas)
         found.append(submission)
     return found
 
 
-def _state_digest() -> str:
-    """What the gradebook depends on besides the submissions: tests, curriculum, harness, reference."""
-    key = answer_key.load()
-    parts = [answer_key.kata_digest(kata) for kata in sorted(key.katas)] if key else []
-    return hashlib.sha256("".join(parts + [answer_key.reference_digest()]).encode()).hexdigest()
+def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
+    """Everything besides a submission that can change its verdicts: the harness, the kata specs
+    and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
+    hasher = hashlib.sha256()
+    for folder in ("kata_harness", "tests", "curriculum"):
+        for path in sorted((ROOT / folder).glob("*.py" if folder != "curriculum" else "*.toml")):
+            hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+    try:
+        from importlib.metadata import version
+        torch_version = version("torch")
+    except Exception:
+        torch_version = "?"
+    hasher.update(json.dumps([expected, function_timeout, sandboxed, platform.python_version(), torch_version],
+                             sort_keys=True, default=str).encode())
+    return hasher.hexdigest()
 
 
 class Progress:
@@ -98,8 +156,9 @@ class Progress:
             eta = elapsed / self.done * (self.total - self.done)
             width = 30
             filled = round(width * self.done / self.total)
+            shown = name[:30].encode("ascii", "replace").decode()
             self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
-                              f"  ETA {eta:4.0f} s  {name[:30]:<30}")
+                              f"  ETA {eta:4.0f} s  {shown:<30}")
             if self.done == self.total:
                 self.stream.write("\n")
             self.stream.flush()
@@ -116,79 +175,138 @@ def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dic
     return row
 
 
+class _Worker:
+    """One grading lane: a private staging folder, and a zygote where forking is safe."""
+
+    def __init__(self, sandboxed: bool):
+        self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
+        self.sandboxed = sandboxed
+        self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
+
+    def spawn(self):
+        """A fresh process for one submission."""
+        if self.zygote is not None:
+            return self.zygote.fork()
+        return Child(sandboxed=self.sandboxed, solutions=(self.staging,))
+
+    def stage(self, files: dict) -> None:
+        """Replace the staging folder's contents with one submission's kata files."""
+        for entry in os.listdir(self.staging):
+            os.unlink(self.staging / entry)
+        for name, data in files.items():
+            (self.staging / name).write_bytes(data)
+
+    def close(self) -> None:
+        """Stop the zygote and remove the staging folder."""
+        if self.zygote is not None:
+            self.zygote.stop()
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
 def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
-              function_timeout: float, log=sys.stderr) -> list[dict]:
+              function_timeout: float, sandboxed: bool, log=sys.stderr) -> list[dict]:
     """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
-    ``expected()`` gives the reference's observations; it is called only if something needs grading."""
-    submissions = collect(directory)
+    ``expected()`` gives the expected observations; it is called only if something needs grading."""
+    submissions = collect(directory, {f.kata for f in functions})
     cache_path = out.with_name(out.name + ".cache.json")
-    state = _state_digest()
     try:
-        cache = json.loads(cache_path.read_text())
-        cached = cache["rows"] if cache.get("state") == state else {}
-    except (OSError, ValueError, KeyError):
-        cached = {}
+        cache = json.loads(read_regular(cache_path))
+    except (OSError, ValueError):
+        cache = {}
     rows, todo = {}, queue.Queue()
     for submission in submissions:
         for note in submission.notes:
             print(f"{submission.name}: {note}", file=log)
-        previous = cached.get(submission.name)
-        if submission.katas is None:
+        if submission.files is None:
             rows[submission.name] = row_for(submission, functions, None)
-        elif previous and previous["digest"] == submission.digest:
-            rows[submission.name] = previous["row"]
         else:
             todo.put(submission)
     graded = todo.qsize()
-    reused = sum(1 for s in submissions if s.katas is not None) - graded
-    progress = Progress(todo.qsize(), log) if todo.qsize() else None
-    if todo.qsize():
-        expected = expected()
+    table = expected() if graded else {}
+    state = state_digest(table, function_timeout, sandboxed) if graded else None
+    cached = cache.get("rows", {}) if isinstance(cache, dict) and cache.get("state") == state else {}
+    for submission in list(todo.queue):
+        previous = cached.get(submission.name)
+        if isinstance(previous, dict) and previous.get("digest") == submission.digest:
+            rows[submission.name] = {**previous["row"], "notes": "; ".join(submission.notes)}
+            todo.queue.remove(submission)
+    reused, graded = graded - todo.qsize(), todo.qsize()
+    progress = Progress(graded, log) if graded else None
     lock = threading.Lock()
 
     def work() -> None:
-        zygote = None
+        worker = _Worker(sandboxed)
         try:
             while True:
                 try:
                     submission = todo.get_nowait()
                 except queue.Empty:
                     return
-                zygote = zygote or Zygote()
-                result = grade(functions, submission.katas, expected=expected, spawn=zygote.fork,
+                worker.stage(submission.files)
+                result = grade(functions, worker.staging, Recorded(table), spawn=worker.spawn,
                                function_timeout=function_timeout)
                 with lock:
                     rows[submission.name] = row_for(submission, functions, result.verdicts)
                 progress.step(submission.name)
         finally:
-            if zygote:
-                zygote.stop()
+            worker.close()
 
-    workers = [threading.Thread(target=work) for _ in range(max(1, min(jobs, todo.qsize())))]
+    workers = [threading.Thread(target=work) for _ in range(max(1, min(jobs, graded)))] if graded else []
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
     ordered = [rows[s.name] for s in submissions]
-    _write(out, ordered, functions)
-    cache_path.write_text(json.dumps({"state": state, "rows": {
-        s.name: {"digest": s.digest, "row": rows[s.name]} for s in submissions if s.katas is not None}}))
+    _write_atomically(out, _gradebook(out, ordered, functions))
+    if state is not None:
+        _write_atomically(cache_path, json.dumps({"state": state, "rows": {
+            s.name: {"digest": s.digest, "row": rows[s.name]} for s in submissions if s.files is not None}}).encode())
     print(f"{len(submissions)} submissions: {graded} graded, {reused} unchanged (results reused), "
           f"{len(submissions) - graded - reused} without katas -> {out}", file=log)
     return ordered
 
 
-def _write(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> None:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def neutralise(cell):
+    """A CSV cell that a spreadsheet will not run as a formula (text starting =, +, -, @ gets a ')."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
+
+
+def _gradebook(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> bytes:
     if out.suffix == ".json":
-        out.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
-        return
+        return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
-    with open(out, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
+    return text.getvalue().encode("utf-8-sig")
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then move it into place."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
 
 
 def default_jobs() -> int:
     """As many workers as CPUs."""
     return os.cpu_count() or 1
+
+
+def sandbox_mode(no_sandbox: bool) -> str:
+    """How batch will run learner code: ``bubblewrap``, or ``none`` only when asked for."""
+    return sandbox.NONE if no_sandbox else sandbox.mode()

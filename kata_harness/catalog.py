@@ -17,7 +17,8 @@ except ModuleNotFoundError:  # Python 3.10
 
 from .text import pick
 
-ROOT = Path(__file__).resolve().parent.parent
+from .files import ROOT, read_regular
+
 CURRICULUM_DIR = ROOT / "curriculum"
 
 
@@ -76,8 +77,7 @@ class KataInfo:
 
 def load_kata(path: Path) -> KataInfo:
     """Read one ``curriculum/kNN_*.toml`` file."""
-    with open(path, "rb") as handle:
-        data = tomllib.load(handle)
+    data = tomllib.loads(read_regular(path).decode("utf-8"))
     kata = KataInfo(name=path.stem, title=data["title"], sections=data.get("sections", ""))
     for name, entry in data.get("functions", {}).items():
         kata.functions.append(FunctionInfo(

@@ -1,14 +1,13 @@
 """The grading child: the only process of grade.py that runs learner code.
 
-grade.py runs two of them side by side. A "reference" child (the referee) observes the
-reference solutions and never sees learner code; a "learner" child observes the solutions and
-never loads the reference (``import reference`` fails there). Both stream plain-data events to
-the parent over a private pipe; the parent judges, keeps the score and survives whatever
-happens here.
+grade.py runs two kinds side by side. A referee observes the reference solutions and never sees
+learner code; a learner child observes the solutions (under bubblewrap where available) and
+never loads the reference (``import reference`` fails there, and the sandbox does not even show
+the folder). Both stream plain-data events to the parent (see ``channel``); the parent judges,
+keeps the score and survives whatever happens here.
 
-Events (one JSON object per line): ready; expected, expected_error (referee); importing,
-kata_error (a learner module); start, observed, missing (a learner function); done. A zygote
-(batch grading) forks one child per job and adds forked (its pid) and exited (its wait status).
+Events, each tagged with the job's id: expected, expected_error (referee); importing,
+kata_error (a learner module); start, observed, missing (a learner function); done.
 """
 
 from __future__ import annotations
@@ -17,14 +16,7 @@ import json
 import os
 import sys
 
-
-def _channel(fd: int):
-    stream = os.fdopen(fd, "w", buffering=1, encoding="utf-8")
-
-    def send(**event):
-        stream.write(json.dumps(event, allow_nan=True) + "\n")
-        stream.flush()
-    return send
+from . import sandbox
 
 
 class _ReferenceGuard:
@@ -37,25 +29,109 @@ class _ReferenceGuard:
         return None
 
 
-def main(argv: list[str]) -> None:
-    """Entry point: ``argv`` holds the event pipe's fd, the project root and flags (--warm, --zygote)."""
-    send = _channel(int(argv[1]))
+class _Channel:
+    """Writes events as JSON lines to a descriptor that learner output does not go to."""
 
+    def __init__(self, fd: int, job):
+        self.stream = os.fdopen(fd, "wb", buffering=0)
+        self.job = job
+
+    def __call__(self, event: str, **fields) -> None:
+        line = json.dumps({"event": event, "job": self.job, **fields}, allow_nan=True) + "\n"
+        try:
+            self.stream.write(line.encode("utf-8", "replace"))
+        except (OSError, ValueError):
+            os._exit(3)   # the parent is gone, or learner code closed the channel
+
+
+def _private_events_fd() -> int:
+    """Move the event stream off fd 1 and point fds 1 and 2 at the output pipe (standard error)."""
+    events = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return events
+
+
+def main(argv: list[str]) -> None:
+    """Entry point; ``argv`` holds flags: --warm, --zygote, --sandboxed."""
+    events_fd = _private_events_fd()
+    jobs = sys.stdin.buffer
+    sandbox.apply_limits()
     from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
-    if "--warm" in argv or "--zygote" in argv:
+    warm = "--warm" in argv or "--zygote" in argv
+    if warm:
         _warm_up()
-    send(event="ready")
     if "--zygote" not in argv:
-        _run_job(send, json.loads(sys.stdin.readline()), runner, observe)
-    # A zygote forks a fresh child per job, each starting with torch already imported and warm.
-    for line in sys.stdin:
+        job = json.loads(jobs.readline() or "null")
+        if not isinstance(job, dict):
+            os._exit(0)
+        if job.get("mode") == "learner" and not warm:
+            _warm_up()   # what torch loads on first use is not charged to the learner's first function
+        _run_job(_Channel(events_fd, job.get("job")), job, runner, observe)
+    _serve_forks(events_fd, jobs, "--sandboxed" in argv, runner, observe)
+
+
+def _serve_forks(events_fd: int, jobs, sandboxed: bool, runner, observe) -> None:
+    """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
+    from . import processes
+
+    control = os.fdopen(events_fd, "wb", buffering=0)
+    if not sandboxed:
+        processes.become_subreaper()   # orphans of a job come back to us, to be killed
+    for line in iter(jobs.readline, b""):
+        try:
+            job = json.loads(line)
+        except ValueError:
+            continue
+        read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
-            os.setsid()   # its own process group, so that the parent can kill it and whatever it started
-            _run_job(send, json.loads(line), runner, observe)
-        send(event="forked", pid=pid)
+            os.close(read_end)
+            control.close()
+            os.setsid()   # its own process group, killed as a whole
+            _run_job(_Channel(write_end, job.get("job")), job, runner, observe)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as relayed:
+            for event in iter(lambda: relayed.readline(1 << 23), b""):
+                control.write(b"J " + event.rstrip(b"\n") + b"\n")
         _, status = os.waitpid(pid, 0)
-        send(event="exited", status=status)
+        _clear_up(pid, sandboxed, processes)
+        control.write(b"Z " + json.dumps({"event": "exited", "job": job.get("job"), "status": status}).encode() + b"\n")
+
+
+def _clear_up(pid: int, sandboxed: bool, processes) -> None:
+    """Kill everything the job left running, and in the sandbox empty its /tmp, before the next job."""
+    import shutil
+    import signal
+
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if not sandboxed:
+        processes.kill_orphans()
+        return
+    # Our own pid namespace: kill(-1) reaches every process in it but ourselves and its init.
+    for _ in range(50):
+        others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())]
+        if not others:
+            break
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        processes.kill_orphans()
+    for entry in os.listdir("/tmp"):
+        path = os.path.join("/tmp", entry)
+        if os.path.ismount(path):
+            continue   # a folder of the job's own files, bound read-only
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _run_job(send, job: dict, runner, observe) -> None:
@@ -70,7 +146,7 @@ def _run_job(send, job: dict, runner, observe) -> None:
     else:
         sys.meta_path.insert(0, _ReferenceGuard())
         _observe_learner(send, functions, Path(job["solutions"]), runner, observe)
-    send(event="done")
+    send("done")
     os._exit(0)   # do not wait for threads learner code may have left running
 
 
@@ -93,15 +169,15 @@ def _observe_reference(send, functions, reference_dir, runner) -> None:
             spec = runner.load_kata_spec(kata)
             module = runner.load_module(reference_dir / f"{kata}.py")
         except BaseException as error:
-            send(event="expected_error", kata=kata, function=None, error=f"{type(error).__name__}: {error}")
+            send("expected_error", kata=kata, function=None, error=f"{type(error).__name__}: {error}")
             continue
         for name in [f for k, f in functions if k == kata]:
             function = spec.function(name)
             if function is None or not callable(getattr(module, name, None)):
-                send(event="expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
+                send("expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
                 continue
             devices, skipped = runner.devices_for(function)
-            send(event="expected", kata=kata, function=name, checks=list(function.checks),
+            send("expected", kata=kata, function=name, checks=list(function.checks),
                  rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
                  devices=list(function.devices),
                  observations=runner.observe_devices(getattr(module, name), function, kata, devices))
@@ -110,36 +186,32 @@ def _observe_reference(send, functions, reference_dir, runner) -> None:
 def _observe_learner(send, functions, solutions, runner, observe) -> None:
     for kata in dict.fromkeys(k for k, _ in functions):
         path = solutions / f"{kata}.py"
-        send(event="importing", kata=kata)
+        send("importing", kata=kata)
         if not path.exists():
-            send(event="kata_error", kata=kata, reason=["error.no_file", {}])
+            send("kata_error", kata=kata, reason=["error.no_file", {}])
             continue
         try:
             spec = runner.load_kata_spec(kata)
             result, error, printed = observe.call(runner.load_module, (path,), {}, str(path))
         except BaseException as error:  # the spec itself failed: report, never crash
-            send(event="kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
+            send("kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
             continue
         if error:
-            send(event="kata_error", kata=kata, reason=_import_failure(error, path))
+            send("kata_error", kata=kata, reason=_import_failure(error))
             continue
         for name in [f for k, f in functions if k == kata]:
-            send(event="start", kata=kata, function=name)
+            send("start", kata=kata, function=name)
             fn = getattr(result, name, None)
             if not callable(fn):
-                send(event="missing", kata=kata, function=name)
+                send("missing", kata=kata, function=name)
                 continue
             function = spec.function(name)
             devices, _ = runner.devices_for(function)
-            send(event="observed", kata=kata, function=name,
+            send("observed", kata=kata, function=name,
                  observations=runner.observe_devices(fn, function, kata, devices, str(path)))
 
 
-def _import_failure(error: dict, path) -> list:
+def _import_failure(error: dict) -> list:
     if error["type"] == "SyntaxError":
         return ["error.syntax", {"line": error.get("line", "?"), "error": error["message"]}]
     return ["error.import", {"error": f"{error['type']}: {error['message']}"}]
-
-
-if __name__ == "__main__":
-    main(sys.argv)

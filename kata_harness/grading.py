@@ -1,181 +1,33 @@
-"""grade.py's parent side: run the grading child, judge what it observes, survive what it does.
+"""grade.py's parent side: run the grading children, judge what they send, survive what they do.
 
-This module never imports torch or learner code. The child streams observations; the parent
-compares them (``harness.report.judge``) and records one verdict per function. A child that
-hangs past a function's time limit is killed; a child that dies (segfault, ``os._exit``) costs
-the function it was running; in both cases a fresh child grades what is left.
+This module never imports torch or learner code. The learner child streams observations; the
+parent compares them (``report.judge``) and records one verdict per function. It trusts
+nothing the learner child sends: the job fixes the exact order of events (for each kata
+``importing``, then for each function ``start`` and ``observed`` or ``missing``, then ``done``),
+and anything else (a malformed, foreign, extra, missing or out-of-order event) costs the
+function being graded. A function passes only when its observations cover every device, every
+case and every field the expected ones have. A child that hangs past a function's time limit is
+killed (no event can extend the limit); one that dies costs the function it was running; in
+both cases a fresh child grades what is left.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import queue
-import signal
-import subprocess
-import sys
-import threading
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .answer_key import AnswerKey
-from .catalog import ROOT, FunctionInfo
+from .catalog import FunctionInfo
+from .channel import Child, Event
 from .compare import Tolerance
 from .report import Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
-OUTPUT_TAIL = 2000         # characters of the child's raw output kept to explain a crash
-
-# The child's import path: no current folder (a stray torch.py there must not shadow torch), and the
-# project root last, only to find the harness.
-_CHILD_CODE = ("import sys; sys.path[:] = [p for p in sys.path if p not in ('', sys.argv[2])]; "
-               "sys.path.append(sys.argv[2]); from kata_harness.child import main; main(sys.argv)")
-
-
-def exit_reason(code: int) -> str:
-    """How a process ended, from its exit code (negative: the signal that killed it)."""
-    if code >= 0:
-        return f"exit status {code}"
-    try:
-        return f"killed by {signal.Signals(-code).name}"
-    except ValueError:
-        return f"killed by signal {-code}"
-
-
-class Child:
-    """One grading child process, with a reader thread for its events and one for its output."""
-
-    def __init__(self, warm: bool = False, zygote: bool = False):
-        """``warm``: also load what torch loads lazily on first use (meta kernels, optimizers), for a
-        child kept in reserve (watch mode) rather than one needed at once. ``zygote``: a warm
-        process that forks a fresh child per job (see ``Zygote``)."""
-        read_end, write_end = os.pipe()
-        flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else [])
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD_CODE, str(write_end), str(ROOT)] + flags,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            pass_fds=(write_end,), cwd=ROOT, start_new_session=True,
-        )
-        os.close(write_end)
-        self.events: queue.Queue = queue.Queue()
-        self.output_tail = ""
-        threading.Thread(target=self._read_events, args=(read_end,), daemon=True).start()
-        threading.Thread(target=self._drain_output, daemon=True).start()
-
-    def _read_events(self, fd: int) -> None:
-        with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as stream:
-            for line in stream:
-                try:
-                    event = json.loads(line)
-                except json.JSONDecodeError:
-                    continue   # garbage written to our pipe by learner code is ignored
-                if isinstance(event, dict):
-                    event["_at"] = time.monotonic()
-                    self.events.put(event)
-        self.events.put(None)  # end of stream: the child finished or died
-
-    def _drain_output(self) -> None:
-        # Keep only a short tail: a learner printing 50 MB must not fill memory or the report.
-        for chunk in iter(lambda: self.process.stdout.read1(65536), b""):
-            self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
-
-    def send(self, job: dict) -> None:
-        """Send a job (one JSON line) to the child."""
-        try:
-            self.process.stdin.write((json.dumps(job) + "\n").encode())
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass   # the child already died; its end of stream will say so
-
-    def next_event(self, timeout: float):
-        """The next event, None at end of stream, or raises queue.Empty after ``timeout``."""
-        return self.events.get(timeout=max(timeout, 0.0))
-
-    def stop(self) -> None:
-        """Kill the child and everything it started."""
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-
-    def death_reason(self) -> str:
-        """How the child ended, in a few words."""
-        try:
-            return exit_reason(self.process.wait(timeout=2))
-        except subprocess.TimeoutExpired:
-            return "no answer"
-
-
-class Zygote:
-    """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
-    batch grading pays the import once, yet every submission still runs in a new process."""
-
-    def __init__(self):
-        self.process = Child(zygote=True)
-
-    def fork(self) -> "ForkedChild":
-        """A fresh child for one job."""
-        return ForkedChild(self.process)
-
-    def stop(self) -> None:
-        """Stop the zygote."""
-        self.process.stop()
-
-
-class ForkedChild:
-    """One job of a zygote, with the interface of ``Child``: its end of stream is the zygote
-    reporting that the forked process exited."""
-
-    def __init__(self, zygote: Child):
-        self.zygote = zygote
-        self.pid = None
-        self.status = None
-
-    @property
-    def output_tail(self) -> str:
-        return self.zygote.output_tail
-
-    def send(self, job: dict) -> None:
-        self.zygote.send(job)
-
-    def next_event(self, timeout: float):
-        until = time.monotonic() + timeout
-        while True:
-            event = self.zygote.next_event(until - time.monotonic())
-            if event is None:
-                return None   # the zygote itself died
-            if event.get("event") == "forked":
-                self.pid = event["pid"]
-            elif event.get("event") == "exited":
-                self.status = event["status"]
-                return None
-            else:
-                return event
-
-    def stop(self) -> None:
-        """Kill the forked process if it still runs, and wait for the zygote to see it exit."""
-        until = time.monotonic() + 10
-        while self.status is None and time.monotonic() < until:
-            if self.pid is not None:
-                try:
-                    os.killpg(self.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            try:
-                if self.next_event(0.5) is None and self.status is None:
-                    return   # the zygote is gone
-            except queue.Empty:
-                continue
-
-    def death_reason(self) -> str:
-        return "no answer" if self.status is None else exit_reason(os.waitstatus_to_exitcode(self.status))
+OPTIONAL_DEVICES = ("cuda",)   # devices a learner's machine may lack (reported as skipped)
+_ERROR_KEYS = ("error.no_file", "error.syntax", "error.import")
 
 
 @dataclass
@@ -183,55 +35,49 @@ class Grading:
     """Everything grade.py learns in one run: verdicts per function and what was expected."""
 
     verdicts: dict = field(default_factory=dict)      # qualified name -> Verdict
-    expected: dict = field(default_factory=dict)      # qualified name -> reference event
+    expected: dict = field(default_factory=dict)      # qualified name -> reference event fields
     durations: dict = field(default_factory=dict)     # qualified name -> seconds its checks took
 
 
-def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | None = None,
-          key: AnswerKey | None = None, expected: dict | None = None, function_timeout: float = FUNCTION_TIMEOUT,
-          deadline: float | None = None, learner: Child | None = None, referee: Child | None = None,
-          spawn=Child) -> Grading:
-    """Grade ``functions`` from ``solutions`` against ``reference``, the answer ``key``, or
-    ``expected`` observations from an earlier run; always returns a verdict for every function,
-    whatever the learner code does. ``spawn`` makes a fresh learner child (after a crash).
+def _job(mode: str, functions: list[FunctionInfo], **paths) -> dict:
+    """A job for a child: what to observe, and a fresh id its events must carry."""
+    return {"job": secrets.token_hex(8), "mode": mode, "functions": [[f.kata, f.name] for f in functions],
+            **{k: str(v) for k, v in paths.items()}}
 
-    With a reference, two children work side by side: the referee observes the reference (it
-    never sees learner code) while the learner child observes the solutions (it never loads the
-    reference).
-    """
+
+def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
+          function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
+          learner=None) -> Grading:
+    """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
+    always returns a verdict for every function, whatever the learner code does. ``spawn()``
+    makes a fresh learner child (at the start, after a crash); ``learner`` is one already started."""
     result = Grading()
     pending = list(functions)
-    by_name = {f.qualified: f for f in functions}
     stop_at = time.monotonic() + deadline if deadline else float("inf")
     learner = learner or spawn()
-    learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending], "solutions": str(solutions)})
-    if expected is not None:
-        for info in list(pending):
-            if info.qualified in expected:
-                result.expected[info.qualified] = expected[info.qualified]
-            else:
-                _finish(info, Verdict("error", reason=("error.reference", {"error": "not observed"})), pending, result)
-    elif key is not None:
-        _expected_from_key(key, pending, result)
-    else:
-        referee = referee or Child()
-        referee.send({"mode": "reference", "functions": [[f.kata, f.name] for f in pending],
-                      "reference": str(reference)})
-        _collect_expected(referee, pending, result, stop_at)
-        referee.stop()
+    job = _job("learner", pending, solutions=solutions)
+    learner.send(job)
+    for info, outcome in expected.collect(pending, stop_at):
+        if isinstance(outcome, Verdict):
+            _finish(info, outcome, pending, result)
+        else:
+            result.expected[info.qualified] = outcome
     while pending and time.monotonic() < stop_at:
         left = len(pending)
-        failed = _follow_learner(learner, pending, by_name, result, function_timeout, stop_at)
+        cut_short = _follow_learner(learner, job, pending, result, function_timeout, stop_at)
         learner.stop()
-        if not failed:
+        if not cut_short or not pending:
             break
-        if len(pending) == left and pending:
-            # The child died between functions: charge the next one, so every restart makes progress.
+        if len(pending) == left:
+            # Nothing was charged (the child died between functions): charge the next one, so that
+            # every restart makes progress.
             _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": learner.death_reason()})),
                     pending, result)
+            if not pending:
+                break
         learner = spawn()
-        learner.send({"mode": "learner", "functions": [[f.kata, f.name] for f in pending],
-                      "solutions": str(solutions)})
+        job = _job("learner", pending, solutions=solutions)
+        learner.send(job)
     learner.stop()
     for info in pending:
         result.verdicts.setdefault(info.qualified, Verdict("error", reason=("error.deadline", {})))
@@ -241,62 +87,38 @@ def grade(functions: list[FunctionInfo], solutions: Path, *, reference: Path | N
 def observe_reference(functions: list[FunctionInfo], reference: Path) -> Grading:
     """Only the referee's side: the reference's observations (``expected``) and the functions it
     could not observe (``verdicts``). What ``grade.py freeze`` records."""
+    from .expectations import LiveReference
+
     result = Grading()
-    referee = Child()
-    try:
-        referee.send({"mode": "reference", "functions": [[f.kata, f.name] for f in functions],
-                      "reference": str(reference)})
-        _collect_expected(referee, list(functions), result, float("inf"))
-    finally:
-        referee.stop()
+    source = LiveReference(reference)
+    source.start(functions)
+    for info, outcome in source.collect(list(functions), float("inf")):
+        if isinstance(outcome, Verdict):
+            result.verdicts[info.qualified] = outcome
+        else:
+            result.expected[info.qualified] = outcome
     return result
 
 
-def _expected_from_key(key: AnswerKey, pending: list, result: Grading) -> None:
-    stale = set(key.stale_katas())
-    for info in list(pending):
-        event = key.expected.get(info.qualified)
-        if info.kata in stale:
-            _finish(info, Verdict("error", reason=("error.stale_key", {})), pending, result)
-        elif event is None:
-            _finish(info, Verdict("error", reason=("error.not_in_key", {})), pending, result)
-        else:
-            recorded = set(event["observations"])
-            result.expected[info.qualified] = {**event, "skipped": [d for d in event["devices"] if d not in recorded]}
+class _Plan:
+    """The events a learner job must send, in order, and where the child is in it."""
+
+    def __init__(self, pending: list[FunctionInfo]):
+        self.steps = []
+        for kata in dict.fromkeys(f.kata for f in pending):
+            self.steps.append(("importing", kata, None))
+            self.steps += [("function", kata, f) for f in pending if f.kata == kata]
+        self.position = 0
+        self.current = None      # ("kata", name) or ("function", FunctionInfo) being worked on
+
+    def next_step(self):
+        return self.steps[self.position] if self.position < len(self.steps) else ("done", None, None)
 
 
-def _collect_expected(referee: Child, pending: list, result: Grading, stop_at: float) -> None:
-    """Read the referee's observations of the reference; functions it cannot observe are errors."""
-    limit_at = min(time.monotonic() + STARTUP_TIMEOUT, stop_at)
-    problem = "no answer"
-    while True:
-        try:
-            event = referee.next_event(limit_at - time.monotonic())
-        except queue.Empty:
-            problem = f"no answer within {STARTUP_TIMEOUT:g} s"
-            break
-        if event is None:
-            problem = referee.death_reason()
-            break
-        kind = event.get("event")
-        if kind == "expected":
-            result.expected[f"{event['kata']}.{event['function']}"] = event
-        elif kind == "expected_error":
-            for info in [f for f in pending if f.kata == event["kata"] and event["function"] in (None, f.name)]:
-                _finish(info, Verdict("error", reason=("error.reference", {"error": event["error"]})), pending, result)
-        elif kind == "done":
-            break
-    for info in [f for f in pending if f.qualified not in result.expected]:
-        _finish(info, Verdict("error", reason=("error.reference", {"error": problem})), pending, result)
-
-
-def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) -> bool:
-    """Follow one learner child's events. Returns True when it hung or died with work left.
-
-    Events carry their arrival time, so a function is timed from its "start" to its answer even
-    when the events were read later (while the referee was still being waited for).
-    """
-    current = None            # ("kata", name) or ("function", qualified) being worked on
+def _follow_learner(child, job: dict, pending, result, function_timeout, stop_at) -> bool:
+    """Follow one learner child's events. Returns True when it hung, died or misbehaved with
+    work left (so a fresh child must grade the rest)."""
+    plan = _Plan(pending)
     limit = STARTUP_TIMEOUT
     since = started = time.monotonic()
     while True:
@@ -305,48 +127,143 @@ def _follow_learner(child, pending, by_name, result, function_timeout, stop_at) 
         except queue.Empty:
             if time.monotonic() >= stop_at:
                 return False
-            _blame(current, ("error.timeout", {"seconds": limit}), pending, by_name, result)
+            _blame(plan.current, ("error.timeout", {"seconds": limit}), pending, result)
             return True
         if event is None:
             if not pending:
                 return False
-            reason = ("error.crash", {"reason": child.death_reason()})
-            _blame(current, reason, pending, by_name, result, child.output_tail[-300:])
+            _blame(plan.current, ("error.crash", {"reason": child.death_reason()}), pending, result,
+                   child.output_tail[-300:])
             return True
-        if event["_at"] - since > limit:   # it answered, but too late
-            _blame(current, ("error.timeout", {"seconds": limit}), pending, by_name, result)
+        if event.at - since > limit:   # it answered, but too late
+            _blame(plan.current, ("error.timeout", {"seconds": limit}), pending, result)
             return True
-        kind = event.get("event")
-        since, limit = event["_at"], STARTUP_TIMEOUT
-        if kind == "importing":
-            current, limit = ("kata", event["kata"]), function_timeout
-        elif kind == "kata_error":
-            key, fields = event["reason"]
-            for info in [f for f in pending if f.kata == event["kata"]]:
-                _finish(info, Verdict("error", reason=(key, fields)), pending, result)
-        elif kind == "start":
-            qualified = f"{event['kata']}.{event['function']}"
-            current = ("function", qualified)
-            started = event["_at"]
-            limit = result.expected.get(qualified, {}).get("timeout") or function_timeout
-        elif kind == "missing":
-            info = by_name.get(f"{event['kata']}.{event['function']}")
+        problem = _violation(event, job, plan)
+        if problem:
+            _blame(plan.current, ("error.protocol", {"what": problem}), pending, result)
+            return True
+        step, kata, info = plan.next_step()
+        since, limit = event.at, function_timeout
+        if event.kind == "importing":
+            plan.current = ("kata", kata)
+            plan.position += 1
+        elif event.kind == "kata_error":
+            key, fields = event.fields["reason"]
+            for victim in [f for f in pending if f.kata == kata]:
+                _finish(victim, Verdict("error", reason=(key, fields)), pending, result)
+            while plan.next_step()[1] == kata:
+                plan.position += 1
+            plan.current = None
+        elif event.kind == "start":
+            plan.current = ("function", info)
+            started = event.at
+            limit = result.expected.get(info.qualified, {}).get("timeout") or function_timeout
+        elif event.kind == "missing":
+            _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
+            plan.position += 1
+            plan.current = None
+        elif event.kind == "observed":
+            result.durations[info.qualified] = event.at - started
             if info in pending:
-                _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
-        elif kind == "observed":
-            qualified = f"{event['kata']}.{event['function']}"
-            info, expected = by_name.get(qualified), result.expected.get(qualified)
-            result.durations[qualified] = event["_at"] - started
-            if info in pending and expected:
-                verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]),
-                                event["observations"], expected["observations"])
-                verdict.skipped = expected.get("skipped", [])
-                _finish(info, verdict, pending, result)
-            current = None
-        elif kind == "done":
-            if pending:   # a "done" with work left was written by learner code: treat it as a crash
-                _blame(current, ("error.crash", {"reason": "stopped early"}), pending, by_name, result)
-            return bool(pending)
+                _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"]),
+                        pending, result)
+            plan.position += 1
+            plan.current = None
+        elif event.kind == "done":
+            return False
+
+
+def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
+    """Why ``event`` is not the one the job expects next (None when it is)."""
+    if event.kind == "malformed":
+        return event.fields.get("why", "malformed")
+    if event.job != job["job"]:
+        return "an event of another job"
+    step, kata, info = plan.next_step()
+    fields = event.fields
+    if step == "importing":
+        if event.kind != "importing" or fields.get("kata") != kata:
+            return f"'{event.kind}' where 'importing {kata}' was due"
+    elif step == "function":
+        in_function = plan.current == ("function", info)
+        if not in_function:
+            if event.kind == "kata_error" and plan.current == ("kata", kata):
+                reason = fields.get("reason")
+                if not (isinstance(reason, list) and len(reason) == 2 and reason[0] in _ERROR_KEYS
+                        and isinstance(reason[1], dict)
+                        and all(isinstance(v, (str, int)) for v in reason[1].values())):
+                    return "a malformed kata error"
+                return None
+            if event.kind != "start" or (fields.get("kata"), fields.get("function")) != (kata, info.name):
+                return f"'{event.kind}' where 'start {info.qualified}' was due"
+        else:
+            if event.kind not in ("observed", "missing") or \
+                    (fields.get("kata"), fields.get("function")) != (kata, info.name):
+                return f"'{event.kind}' where the observations of {info.qualified} were due"
+            if event.kind == "observed" and not isinstance(fields.get("observations"), dict):
+                return "observations that are not a table"
+    elif event.kind != "done":
+        return f"'{event.kind}' after the last function"
+    return None
+
+
+def verdict_for(expected: dict, observations: dict) -> Verdict:
+    """Judge a learner's observations against the expected ones; incomplete or malformed
+    observations never pass."""
+    try:
+        verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]), observations,
+                        expected["observations"])
+    except Exception as error:   # a forged observation can be of any shape
+        return Verdict("error", reason=("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
+    skipped = list(expected.get("skipped", []))
+    if verdict.status == "passed":
+        missing = incomplete(observations, expected["observations"])
+        if missing:
+            return Verdict("error", reason=("error.protocol", {"what": missing}))
+        skipped += [d for d in expected["observations"] if d not in observations]
+    verdict.skipped = skipped
+    return verdict
+
+
+def incomplete(yours: dict, expected: dict) -> str | None:
+    """What a learner's passing observations lack compared with the expected ones: a device, a
+    case, or a field anywhere inside (None when they are complete)."""
+    devices = set(expected)
+    if not set(yours) <= devices:
+        return f"observations for devices nobody asked for: {sorted(set(yours) - devices)}"
+    for device in devices - set(yours):
+        if device not in OPTIONAL_DEVICES:
+            return f"no observations on {device}"
+    for device in yours:
+        if not isinstance(yours[device], list) or len(yours[device]) != len(expected[device]):
+            return f"a wrong number of cases on {device}"
+        gap = _first_gap(yours[device], expected[device], device)
+        if gap:
+            return f"an incomplete observation ({gap})"
+    return None
+
+
+def _first_gap(yours, expected, path: str) -> str | None:
+    """The first place where ``expected`` has a field that ``yours`` lacks."""
+    if isinstance(expected, dict):
+        if not isinstance(yours, dict):
+            return path
+        for key, value in expected.items():
+            if key == "printed":
+                continue
+            if key not in yours:
+                return f"{path}.{key}"
+            gap = _first_gap(yours[key], value, f"{path}.{key}")
+            if gap:
+                return gap
+    elif isinstance(expected, list):
+        if not isinstance(yours, list) or len(yours) != len(expected):
+            return path
+        for index, (y, e) in enumerate(zip(yours, expected)):
+            gap = _first_gap(y, e, f"{path}[{index}]")
+            if gap:
+                return gap
+    return None
 
 
 def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading) -> None:
@@ -355,11 +272,17 @@ def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading
         pending.remove(info)
 
 
-def _blame(current, reason, pending, by_name, result, printed="") -> None:
-    """Charge a hang or a crash to what the learner child was doing: one function or one kata's import."""
+def _blame(current, reason, pending, result, printed="") -> None:
+    """Charge a hang, a crash or a violation to what the learner child was doing: one function,
+    one kata's import, or (between functions) the next function due."""
     if current is None:
-        return
-    what, name = current
-    victims = [f for f in pending if f.kata == name] if what == "kata" else [by_name[name]]
+        victims = pending[:1]
+    elif current[0] == "kata":
+        victims = [f for f in pending if f.kata == current[1]]
+    else:
+        victims = [current[1]] if current[1] in pending else pending[:1]
     for info in victims:
         _finish(info, Verdict("error", reason=reason, printed=printed), pending, result)
+
+
+__all__ = ["Child", "FUNCTION_TIMEOUT", "Grading", "grade", "observe_reference", "verdict_for"]

@@ -9,17 +9,23 @@ instructor's own repository) there is nothing to compare with.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalog import ROOT
+from .files import ROOT, read_regular
 
 MANIFEST_NAME = "grading-manifest.json"
-# Folders whose every file grades, and single files that grade (or would, if someone added them).
-GRADING_FOLDERS = ("tests", "kata_harness", "curriculum")
-GRADING_FILES = ("grade.py", "conftest.py", "pyproject.toml", "pytest.ini", "tox.ini", "setup.cfg",
-                 "katas/conftest.py", "katas/pytest.ini", ".github/workflows/classroom.yml")
+# Every file outside the learner's katas/ that Python could import or run, or that grading reads.
+GRADING_SUFFIXES = (".py", ".pyc", ".pyo", ".pth", ".so", ".pyd", ".dll", ".dylib", ".toml", ".ini", ".cfg",
+                    ".json", ".dat", ".yml", ".yaml")
+LEARNER_FILES = ("katas",)                      # the learner's own files (its config files do count)
+SKIPPED_FOLDERS = (".git", ".kata_backups", ".pytest_cache", ".mypy_cache", ".ruff_cache", "node_modules")
+OUTPUTS = ("classroom-result.json", "gradebook.csv", "gradebook.json", MANIFEST_NAME)
+WALK_LIMIT = 20_000                             # files: a larger tree is not a kata repository
+SECRET_VARIABLE = "KATA_SECRET"
 
 
 @dataclass
@@ -34,27 +40,70 @@ class Integrity:
         return {"ok": self.ok, "modified": [entry.split(" (")[0] for entry in self.modified]}
 
 
+def _counts(relative: str) -> bool:
+    """Whether a file at ``relative`` (POSIX path under the root) decides or could change a grade."""
+    parts = relative.split("/")
+    if len(parts) == 2 and parts[0] in LEARNER_FILES and parts[1].endswith(".py") and parts[1] != "conftest.py":
+        return False
+    if relative in OUTPUTS or relative.endswith(".cache.json"):
+        return False
+    return "__pycache__" in parts or relative.endswith(GRADING_SUFFIXES)
+
+
+def _ordinary_cache(path: Path) -> bool:
+    """Whether ``path`` is bytecode that Python itself wrote for the source beside it: a
+    timestamp-checked ``.pyc`` whose recorded source time and size match the current ``.py``.
+    Those appear whenever a learner runs pytest; anything else in ``__pycache__`` (a hash-based or
+    unchecked ``.pyc``, one without its source) is a grading file like any other."""
+    if path.parent.name != "__pycache__" or path.suffix != ".pyc":
+        return False
+    source = path.parent.parent / (path.name.split(".", 1)[0] + ".py")
+    try:
+        header = read_regular(path, 1 << 24)[:16]
+        info = os.stat(source)
+    except OSError:
+        return False
+    flags, mtime, size = (int.from_bytes(header[i:i + 4], "little") for i in (4, 8, 12))
+    return len(header) == 16 and flags == 0 and mtime == int(info.st_mtime) & 0xFFFFFFFF \
+        and size == info.st_size & 0xFFFFFFFF
+
+
 def grading_files(root: Path = ROOT) -> dict:
-    """{relative path: sha256} of every grading file present under ``root``."""
+    """{relative path: sha256} of every grading file under ``root``, ``__pycache__`` included (never
+    following links: a link or an oversized file is recorded as such, so it never matches)."""
     found = {}
-    for folder in GRADING_FOLDERS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                found[path.relative_to(root).as_posix()] = _sha256(path)
-    for name in GRADING_FILES:
-        if (root / name).is_file():
-            found[name] = _sha256(root / name)
+    for folder, subfolders, files in os.walk(root):
+        here = Path(folder)
+        subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS
+                               and not (here / d / "pyvenv.cfg").exists())   # a virtual environment
+        for name in sorted(files):
+            relative = (here / name).relative_to(root).as_posix()
+            if not _counts(relative) or _ordinary_cache(here / name):
+                continue
+            try:
+                found[relative] = hashlib.sha256(read_regular(here / name)).hexdigest()
+            except OSError as error:
+                found[relative] = f"unreadable: {error}"
+            if len(found) > WALK_LIMIT:
+                found["(too many files)"] = ""
+                return found
     return found
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _signature(digests: dict, secret: str) -> str:
+    canonical = json.dumps(digests, sort_keys=True).encode()
+    return hmac.new(secret.encode(), canonical, hashlib.sha256).hexdigest()
 
 
 def write_manifest(root: Path) -> Path:
     """Write the manifest of the grading files under ``root``; returns its path."""
     path = root / MANIFEST_NAME
-    path.write_text(json.dumps({"sha256": grading_files(root)}, indent=1, sort_keys=True) + "\n")
+    digests = grading_files(root)
+    manifest = {"sha256": digests}
+    secret = os.environ.get(SECRET_VARIABLE)
+    if secret:   # only the instructor's secret can sign it again after an edit
+        manifest["hmac"] = _signature(digests, secret)
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return path
 
 
@@ -64,9 +113,15 @@ def check(root: Path = ROOT) -> Integrity:
     if not path.exists():
         return Integrity()
     try:
-        recorded = json.loads(path.read_text())["sha256"]
+        manifest = json.loads(read_regular(path))
+        recorded = manifest["sha256"]
+        if not isinstance(recorded, dict):
+            raise TypeError
     except (OSError, ValueError, KeyError, TypeError):
         return Integrity(False, [f"{MANIFEST_NAME} (unreadable)"], True)
+    secret = os.environ.get(SECRET_VARIABLE)
+    if secret and not hmac.compare_digest(str(manifest.get("hmac", "")), _signature(recorded, secret)):
+        return Integrity(False, [f"{MANIFEST_NAME} (not signed with the instructor's secret)"], True)
     present = grading_files(root)
     modified = [f"{name} (changed)" for name in recorded if name in present and present[name] != recorded[name]]
     modified += [f"{name} (removed)" for name in recorded if name not in present]

@@ -4,6 +4,7 @@ device, graded by the harness and reported in the learner's terms (no harness fr
 from __future__ import annotations
 
 import os
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,7 +13,8 @@ import pytest
 from . import answer_key
 from .catalog import load_curriculum
 from .report import render
-from .runner import ROOT, cuda_available, grade_against, grade_function, load_kata_spec, load_module
+from .grading import FUNCTION_TIMEOUT
+from .runner import ROOT, cuda_available, grade_against, load_kata_spec, load_module, observe_devices
 from .spec import Kata
 from .text import LANGUAGES, default_language, message
 
@@ -67,6 +69,27 @@ def pytest_collect_file(file_path, parent):
     if not (ROOT / "tests" / f"test_{file_path.stem}.py").exists():
         return None
     return KataFile.from_parent(parent, path=file_path)
+
+
+def _within(limit: float, work, too_long: str):
+    """``work()``, or a ``KataFailure`` saying ``too_long`` when it runs past ``limit`` seconds.
+    The learner's code runs in a thread, so a hang costs only this test on every OS (a timeout
+    that interrupts the main thread does not exist on Windows); the thread is left behind."""
+    box = {}
+
+    def run():
+        try:
+            box["value"] = work()
+        except BaseException as error:  # handed to the test's own thread
+            box["error"] = error
+    thread = threading.Thread(target=run, daemon=True, name="kata-learner-call")
+    thread.start()
+    thread.join(limit)
+    if thread.is_alive():
+        raise KataFailure(too_long)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 class KataFile(pytest.File):
@@ -131,10 +154,12 @@ class KataItem(pytest.Item):
         reference_file = ROOT / "reference" / f"{self.kata}.py"
         if reference_file.exists():
             reference = _load(reference_file)
-            verdict = grade_function(self.function, self.kata, learner_fn, getattr(reference, self.function.name),
-                                     str(learner_file), devices=[self.device])
+            expected = observe_devices(getattr(reference, self.function.name), self.function, self.kata, [self.device])
         else:
-            verdict = grade_against(self.function, self.kata, learner_fn, self._recorded(lang), str(learner_file))
+            expected = self._recorded(lang)
+        limit = self.function.timeout or FUNCTION_TIMEOUT
+        verdict = _within(limit, lambda: grade_against(self.function, self.kata, learner_fn, expected, str(learner_file)),
+                          message("error.timeout", lang, seconds=limit))
         if verdict.status != "passed":
             raise KataFailure(render(verdict, info, lang, solutions=os.path.relpath(solutions_dir, self.config.rootpath)))
 

@@ -14,11 +14,11 @@ from pathlib import Path
 import torch
 
 from .compare import Tolerance
+from .files import ROOT
 from .observe import observe_function
 from .report import Verdict, judge
 from .spec import Function, Kata
 
-ROOT = Path(__file__).resolve().parent.parent
 # Kata tensors are tiny: extra threads only add wake-up latency (tens of ms per op on 2 cores).
 torch.set_num_threads(1)
 TESTS_DIR = ROOT / "tests"

@@ -164,6 +164,33 @@ MESSAGES = {
         "zh": "既没有 reference/ 目录，也没有答案文件（tests/answer_key.dat）：无法评分",
     },
     "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
+    "error.protocol": {
+        "en": "the grader received something it did not ask for ({what}). Your code wrote to the grader's "
+              "channel or replaced part of the grader; nothing is awarded for this function.",
+        "zh": "评分程序收到了它没有请求的内容（{what}）。你的代码向评分通道写入了数据，或替换了评分程序的一部分；"
+              "这个函数不得分。",
+    },
+    "error.no_reference": {
+        "en": "there is no reference/ folder here to grade against (use --against answer-key).",
+        "zh": "这里没有可供比较的 reference/ 文件夹（请使用 --against answer-key）。",
+    },
+    "error.no_torch": {
+        "en": "PyTorch is not installed for {python}. Activate the katas' virtual environment first "
+              "(bash/zsh: `. .venv/bin/activate`; PowerShell: `.venv\\Scripts\\Activate.ps1`), "
+              "then run grade.py again.",
+        "zh": "{python} 没有安装 PyTorch。请先激活练习的虚拟环境（bash/zsh：`. .venv/bin/activate`；"
+              "PowerShell：`.venv\\Scripts\\Activate.ps1`），然后再运行 grade.py。",
+    },
+    "sandbox.none": {
+        "en": "Learner code ran without a sandbox (bubblewrap is not available here): fine for practice.",
+        "zh": "学习者代码在没有沙箱的情况下运行（此处没有 bubblewrap）：用于练习没有问题。",
+    },
+    "batch.no_sandbox": {
+        "en": "batch: bubblewrap is not available, so submissions would run unsandboxed and could reach this "
+              "machine's files. Install it (Debian/Ubuntu: `apt-get install bubblewrap`) or pass --no-sandbox.",
+        "zh": "batch：没有可用的 bubblewrap，提交的代码将在没有沙箱的情况下运行，可以访问本机文件。"
+              "请安装它（Debian/Ubuntu：`apt-get install bubblewrap`），或加上 --no-sandbox。",
+    },
     "skipped.not_in_key": {
         "en": "{device} checks skipped: the answer key was made without that device",
         "zh": "已跳过 {device} 检查：答案文件生成时没有这个设备",
@@ -274,9 +301,10 @@ def default_language() -> str:
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "")
         if value:
-            return "zh" if value.lower().startswith("zh") else "en"
+            return "zh" if value.lower().startswith(("zh", "chinese")) else "en"
     try:
         current = locale.getlocale()[0] or ""
     except ValueError:
         current = ""
-    return "zh" if current.lower().startswith("zh") else "en"
+    # POSIX names Chinese locales zh_CN...; Windows names them "Chinese (Simplified)_China".
+    return "zh" if current.lower().startswith(("zh", "chinese")) else "en"

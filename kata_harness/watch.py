@@ -3,61 +3,65 @@
 A learner child is always kept in reserve, torch imported and warmed up, so that a save costs
 only the checks of that kata. Each re-grade still runs in a fresh process (the reserve is used
 once, and the next one starts while the learner reads the verdict), so learner code never
-lingers between runs. File events come from inotify where the system has it; the files are
-also polled, which covers network drives and WSL, where events do not arrive.
+lingers between runs. File events come from the operating system through ``watchfiles``
+(inotify, FSEvents, ReadDirectoryChangesW) where it is installed; the files are also polled,
+which covers network drives and WSL, where events do not arrive.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import select
 import sys
+import threading
 import time
 from pathlib import Path
 
 from . import formats
 from .catalog import FunctionInfo, KataInfo
-from .grading import Child, Grading, grade
+from .channel import Child
+from .expectations import Recorded
+from .grading import Grading, grade
 from .integrity import Integrity
 from .text import message
 
-_IN_MODIFY, _IN_CLOSE_WRITE, _IN_MOVED_TO, _IN_CREATE = 0x2, 0x8, 0x80, 0x100
-
 
 class FileEvents:
-    """Wakes up when a file in ``folder`` is written (inotify), or after ``interval`` seconds."""
+    """Wakes up when a file in ``folder`` changes (native file events), or after ``interval`` seconds."""
 
-    def __init__(self, folder: Path, interval: float, use_inotify: bool = True):
+    def __init__(self, folder: Path, interval: float, use_events: bool = True):
         self.interval = interval
-        self.fd = None
-        if use_inotify and sys.platform.startswith("linux"):
+        self.changed = threading.Event()
+        self.native = False
+        if use_events:
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-                mask = _IN_MODIFY | _IN_CLOSE_WRITE | _IN_MOVED_TO | _IN_CREATE
-                if fd >= 0 and libc.inotify_add_watch(fd, str(folder).encode(), mask) >= 0:
-                    self.fd = fd
-            except (OSError, AttributeError):
-                self.fd = None
+                import watchfiles
+            except ImportError:
+                return
+            self.native = True
+            self._stop = threading.Event()
+            threading.Thread(target=self._listen, args=(watchfiles, folder), daemon=True).start()
+
+    def _listen(self, watchfiles, folder: Path) -> None:
+        try:
+            # A short debounce: editors write a file in bursts.
+            for _ in watchfiles.watch(folder, debounce=20, step=10, stop_event=self._stop,
+                                      raise_interrupt=False):
+                self.changed.set()
+        except Exception:   # a folder that vanished, a file system without events: polling remains
+            self.native = False
 
     @property
     def mode(self) -> str:
-        return "inotify" if self.fd is not None else "polling"
+        return "file events" if self.native else "polling"
 
     def wait(self) -> None:
-        """Return after a file event (then a short pause, as editors write in bursts) or a poll tick."""
-        if self.fd is None:
-            time.sleep(self.interval)
-            return
-        ready, _, _ = select.select([self.fd], [], [], self.interval)
-        if ready:
-            time.sleep(0.02)
-            try:
-                while os.read(self.fd, 65536):
-                    pass
-            except BlockingIOError:
-                pass
+        """Return after a file event or a poll tick."""
+        self.changed.wait(self.interval)
+        self.changed.clear()
+
+    def close(self) -> None:
+        """Stop listening."""
+        if self.native:
+            self._stop.set()
 
 
 def _stamp(path: Path):
@@ -72,25 +76,27 @@ class Watcher:
     """Keeps the verdicts of every watched function and re-grades one kata at a time."""
 
     def __init__(self, katas: list[KataInfo], functions: list[FunctionInfo], solutions: Path, *, lang: str,
-                 shown: str, reference: Path, key, integrity: Integrity, colour: bool, out=sys.stdout):
+                 shown: str, expected, integrity: Integrity, colour: bool, sandboxed: bool, out=None):
         self.katas, self.functions, self.solutions = katas, functions, solutions
-        self.lang, self.shown, self.reference, self.key = lang, shown, reference, key
-        self.integrity, self.colour, self.out = integrity, colour, out
+        self.lang, self.shown, self.expected = lang, shown, expected
+        self.integrity, self.colour, self.sandboxed, self.out = integrity, colour, sandboxed, out or sys.stdout
         self.grading = Grading()
         self.spare: Child | None = None
 
+    def _spawn(self) -> Child:
+        return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
+
     def _learner(self) -> Child:
-        child, self.spare = self.spare or Child(warm=True), None
+        child, self.spare = self.spare or self._spawn(), None
         return child
 
     def _refill(self) -> None:
         if self.spare is None:
-            self.spare = Child(warm=True)
+            self.spare = self._spawn()
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
-        result = grade(self.functions, self.solutions, reference=self.reference, key=self.key,
-                       learner=self._learner())
+        result = grade(self.functions, self.solutions, self.expected, spawn=self._spawn, learner=self._learner())
         self.grading = result
         self._refill()
         self._show(self.functions)
@@ -98,7 +104,8 @@ class Watcher:
     def regrade(self, kata: str) -> None:
         """Grade one kata again with a warm child, against the expected observations already known."""
         chosen = [f for f in self.functions if f.kata == kata]
-        result = grade(chosen, self.solutions, expected=self.grading.expected, learner=self._learner())
+        result = grade(chosen, self.solutions, Recorded(self.grading.expected, self.expected.name),
+                       spawn=self._spawn, learner=self._learner())
         self.grading.verdicts.update(result.verdicts)
         self.grading.durations.update(result.durations)
         self._refill()
@@ -119,11 +126,11 @@ class Watcher:
             self.spare.stop()
 
 
-def watch(watcher: Watcher, *, interval: float, use_inotify: bool = True) -> int:
+def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     """Grade everything once, then re-grade each kata whose file changes, until Ctrl-C."""
     katas = list(dict.fromkeys(f.kata for f in watcher.functions))
     files = {kata: watcher.solutions / f"{kata}.py" for kata in katas}
-    events = FileEvents(watcher.solutions, interval if use_inotify else min(interval, 0.25), use_inotify)
+    events = FileEvents(watcher.solutions, interval if use_events else min(interval, 0.25), use_events)
     try:
         stamps = {kata: _stamp(path) for kata, path in files.items()}
         watcher.grade_all()
@@ -140,4 +147,5 @@ def watch(watcher: Watcher, *, interval: float, use_inotify: bool = True) -> int
         print("\n" + message("watch.bye", watcher.lang), file=watcher.out, flush=True)
         return 0
     finally:
+        events.close()
         watcher.stop()

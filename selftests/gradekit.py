@@ -43,7 +43,8 @@ def solutions_from_reference(target: Path) -> Path:
 
 def check_schema(doc: dict) -> None:
     """Assert that ``doc`` follows DESIGN.md's grade.py JSON schema, field by field."""
-    assert set(doc) >= {"score", "max_score", "graded_against", "integrity", "katas"}
+    assert set(doc) >= {"score", "max_score", "graded_against", "integrity", "katas", "sandbox"}
+    assert doc["sandbox"] in ("bubblewrap", "none")
     assert isinstance(doc["score"], int) and isinstance(doc["max_score"], int)
     assert 0 <= doc["score"] <= doc["max_score"]
     assert doc["graded_against"] in ("reference", "answer-key")

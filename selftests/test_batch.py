@@ -10,7 +10,7 @@ NAMES = [f.qualified for kata in load_curriculum() for f in kata.functions]
 
 
 def _gradebook(path):
-    with open(path, newline="", encoding="utf-8") as handle:
+    with open(path, newline="", encoding="utf-8-sig") as handle:
         return {row["submission"]: row for row in csv.DictReader(handle)}
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from kata_harness.catalog import load_curriculum
-from selftests.gradekit import check_schema, run, solutions_from_reference, statuses
+from selftests.gradekit import check_schema, functions, run, solutions_from_reference, statuses
 
 ALL = [f.qualified for kata in load_curriculum() for f in kata.functions]
 K01 = [name for name in ALL if name.startswith("k01_creation.")]
@@ -142,7 +142,7 @@ HOSTILE = {
                 pass
         def filled(shape, value):
             return None
-    """, ["k01_creation.filled"]),
+    """, K01),
 }
 
 
@@ -167,7 +167,7 @@ def test_hostile_submission_costs_only_its_own_points(name, tmp_path):
         if function in poisoned:
             assert graded[function] != "passed", f"{function} earned points"
         else:
-            assert graded[function] == "passed", f"{function}: {graded[function]}"
+            assert graded[function] == "passed", f"{function}: {graded[function]}: {functions(doc)[function]['message']}"
 
 
 def test_learner_pytest_configuration_cannot_change_grading(tmp_path):

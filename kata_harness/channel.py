@@ -1,0 +1,272 @@
+"""The grading children and the one channel to them, the same on Linux, macOS and Windows.
+
+A child is started with three pipes and nothing else (no ``pass_fds``): jobs go down its
+standard input, events come up its standard output, and whatever learner code prints goes to
+its standard error, of which only a short tail is kept. Before learner code runs, the child
+moves its event stream to a private descriptor and points fds 1 and 2 at the output pipe.
+
+Learner code shares the child's interpreter, so nothing a child sends is trusted: every line is
+size-capped, must parse, and is checked by the judge (``grading``) against what the job asked
+for. A *zygote* (Linux only, where ``fork`` of a process that imported torch is safe) forks a
+fresh child per job and relays that child's events from a pipe of its own, prefixed ``J``; its
+own messages (prefixed ``Z``) come from a descriptor learner code never holds, so a job cannot
+forge the end of itself or write into the next job's stream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import processes, sandbox
+from .files import ROOT
+
+LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations on every device)
+OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
+
+# The child imports its harness from this project's folder (never from an installed copy and never
+# with the project or the current folder on its import path, where a stray torch.py would shadow torch).
+CHILD_CODE = (
+    "import sys, importlib.util as u; root = sys.argv[1]; "
+    "sys.path[:] = [p for p in sys.path if p not in ('', root)]; "
+    "s = u.spec_from_file_location('kata_harness', root + '/kata_harness/__init__.py', "
+    "submodule_search_locations=[root + '/kata_harness']); "
+    "m = u.module_from_spec(s); sys.modules['kata_harness'] = m; s.loader.exec_module(m); "
+    "from kata_harness.child import main; main(sys.argv[2:])"
+)
+
+_LIVE: set = set()          # every child process started and not yet stopped (for stop_all)
+_LIVE_LOCK = threading.Lock()
+
+
+@dataclass
+class Event:
+    """One event from a child: its kind, its fields, and when it arrived (monotonic seconds)."""
+    kind: str
+    fields: dict = field(default_factory=dict)
+    at: float = 0.0
+    job: object = None
+    control: bool = False     # a zygote's own message (never relayed from a job)
+
+
+def parse_event(raw: bytes, at: float) -> Event:
+    """An ``Event`` from one line; a line that is not a well-formed event becomes kind ``malformed``."""
+    if len(raw) > LINE_LIMIT or not raw.endswith(b"\n"):
+        return Event("malformed", {"why": "line too long or cut off"}, at)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return Event("malformed", {"why": "not JSON"}, at)
+    if not isinstance(data, dict) or not isinstance(data.get("event"), str):
+        return Event("malformed", {"why": "not an event"}, at)
+    kind = data.pop("event")
+    return Event(kind, data, at, data.pop("job", None))
+
+
+def _read_line(stream) -> bytes:
+    """One line of at most LINE_LIMIT bytes; the rest of a longer line is skipped."""
+    line = stream.readline(LINE_LIMIT + 1)
+    if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
+        while True:
+            rest = stream.readline(LINE_LIMIT)
+            if not rest or rest.endswith(b"\n"):
+                break
+        return line[:LINE_LIMIT + 1]   # too long: parse_event marks it malformed
+    return line
+
+
+class Child:
+    """One grading child process: a job in, events out, its output's tail kept.
+
+    ``sandboxed``: run it under bubblewrap, seeing only ``solutions`` of the learner's files.
+    ``warm``: also load what torch loads lazily on first use (a child kept in reserve).
+    ``zygote``: a warm process that forks a fresh child per job (see ``Zygote``).
+    """
+
+    def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), warm: bool = False,
+                 zygote: bool = False):
+        flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
+            (["--sandboxed"] if sandboxed else [])
+        command = [sys.executable, "-c", CHILD_CODE, str(ROOT), *flags]
+        if sandboxed:
+            command = sandbox.command([Path(s) for s in solutions]) + command
+        # The instructor's secret never reaches a process that runs solutions.
+        environment = {k: v for k, v in os.environ.items() if k != "KATA_SECRET"}
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd=ROOT, env=environment,
+                                        **processes.popen_options())
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        self.events: queue.Queue = queue.Queue()
+        self.output_tail = ""
+        self.zygote = zygote
+        threading.Thread(target=self._read_events, daemon=True).start()
+        threading.Thread(target=self._drain_output, daemon=True).start()
+
+    def _read_events(self) -> None:
+        stream = self.process.stdout
+        while True:
+            try:
+                line = _read_line(stream)
+            except (OSError, ValueError):
+                break
+            if not line:
+                break
+            at = time.monotonic()
+            if not self.zygote:
+                self.events.put(parse_event(line, at))
+            elif line.startswith(b"Z "):
+                event = parse_event(line[2:], at)
+                event.control = True
+                self.events.put(event)
+            elif line.startswith(b"J "):
+                self.events.put(parse_event(line[2:], at))
+        self.events.put(None)   # end of stream: the child finished or died
+
+    def _drain_output(self) -> None:
+        # Keep only a short tail: a learner printing 50 MB must not fill memory or the report.
+        for chunk in iter(lambda: self.process.stderr.read1(65536), b""):
+            self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
+
+    def send(self, job: dict) -> None:
+        """Send a job (one JSON line) to the child."""
+        try:
+            self.process.stdin.write((json.dumps(job) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass   # the child already died; its end of stream will say so
+
+    def next_event(self, timeout: float):
+        """The next event, None at end of stream, or raises queue.Empty after ``timeout``."""
+        return self.events.get(timeout=max(timeout, 0.0))
+
+    def alive(self) -> bool:
+        """Whether the process still runs."""
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        """Kill the child and everything it started."""
+        processes.kill_tree(self.process)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            try:
+                stream.close()
+            except (OSError, ValueError):
+                pass
+        with _LIVE_LOCK:
+            _LIVE.discard(self)
+
+    def death_reason(self) -> str:
+        """How the child ended, in a few words."""
+        try:
+            return exit_reason(self.process.wait(timeout=2))
+        except subprocess.TimeoutExpired:
+            return "no answer"
+
+
+def exit_reason(code: int) -> str:
+    """How a process ended, from its exit code (negative: the signal that killed it)."""
+    import signal
+
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"
+
+
+def stop_all() -> None:
+    """Stop every child still running (grade.py is ending, perhaps on SIGTERM or Ctrl-C)."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for child in live:
+        child.stop()
+
+
+def can_fork() -> bool:
+    """Whether a zygote may fork children: Linux only (forking a process that imported torch is
+    not safe on macOS, and Windows has no fork)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+class Zygote:
+    """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
+    batch grading pays the import once, yet every submission runs in a new process.
+
+    A job that ends normally leaves nothing behind (the zygote kills every process its child
+    started); a job that must be cut short takes the whole zygote with it, and the next job gets a
+    new one. So no job can see, signal or write into another's.
+    """
+
+    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
+        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
+        self.process: Child | None = None
+        self.jobs = 0
+
+    def fork(self) -> "ForkedChild":
+        """A fresh child for one job (starting a new zygote if the last one is gone)."""
+        if self.process is None or not self.process.alive():
+            if self.process is not None:
+                self.process.stop()
+            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, zygote=True)
+        return ForkedChild(self)
+
+    def stop(self) -> None:
+        """Stop the zygote and whatever it still runs."""
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+
+
+class ForkedChild:
+    """One job of a zygote, with the interface of ``Child``: its end of stream is the zygote
+    reporting that the forked process and all it started are gone."""
+
+    def __init__(self, zygote: Zygote):
+        self.zygote, self.process = zygote, zygote.process
+        self.status = None
+        self.job = None
+
+    @property
+    def output_tail(self) -> str:
+        return self.process.output_tail
+
+    def send(self, job: dict) -> None:
+        self.job = job.get("job")
+        self.process.send(job)
+
+    def next_event(self, timeout: float):
+        until = time.monotonic() + timeout
+        while True:
+            if self.status is not None:
+                return None
+            event = self.process.next_event(until - time.monotonic())
+            if event is None:
+                return None      # the zygote itself died
+            if not event.control:
+                return event
+            if event.kind == "exited" and event.job == self.job:
+                self.status = event.fields.get("status", -1)
+                return None
+
+    def stop(self) -> None:
+        """A job that did not end by itself takes the zygote with it (a new one serves the next)."""
+        if self.status is None:
+            self.zygote.stop()
+
+    def death_reason(self) -> str:
+        if self.status is None:
+            return "no answer"
+        return exit_reason(os.waitstatus_to_exitcode(self.status)) if hasattr(os, "waitstatus_to_exitcode") \
+            else f"status {self.status}"

@@ -1,0 +1,138 @@
+"""Where expected observations come from: the live reference, the answer key, or a record.
+
+Every command that grades (grade, watch, batch, freeze) asks ``choose`` for one source; each
+source yields, for every function, either its expected observations or the error verdict that
+explains why there are none.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from pathlib import Path
+
+from . import answer_key
+from .catalog import FunctionInfo
+from .files import ROOT
+from .report import Verdict
+
+REFERENCE = "reference"
+ANSWER_KEY = "answer-key"
+STARTUP_TIMEOUT = 120.0
+
+
+class NoExpectations(Exception):
+    """Neither a reference nor a usable answer key: the message key says which."""
+
+
+class LiveReference:
+    """The reference solutions, observed by a referee child (it never sees learner code)."""
+
+    name = REFERENCE
+
+    def __init__(self, folder: Path = ROOT / "reference"):
+        self.folder = folder
+        self.referee = None
+        self.job = None
+
+    def start(self, functions: list[FunctionInfo]) -> None:
+        """Start observing now (torch's import overlaps with the learner child's)."""
+        from .channel import Child
+        from .grading import _job
+
+        self.referee = Child()
+        self.job = _job("reference", functions, reference=self.folder)
+        self.referee.send(self.job)
+
+    def collect(self, pending: list[FunctionInfo], stop_at: float):
+        """(function, expected fields or error Verdict) for every function in ``pending``."""
+        if self.referee is None:
+            self.start(pending)
+        wanted = {f.qualified: f for f in pending}
+        found = {}
+        limit_at = min(time.monotonic() + STARTUP_TIMEOUT, stop_at)
+        problem = "no answer"
+        try:
+            while True:
+                try:
+                    event = self.referee.next_event(limit_at - time.monotonic())
+                except queue.Empty:
+                    problem = f"no answer within {STARTUP_TIMEOUT:g} s"
+                    break
+                if event is None:
+                    problem = self.referee.death_reason()
+                    break
+                if event.job != self.job["job"]:
+                    continue
+                fields = event.fields
+                if event.kind == "expected":
+                    name = f"{fields.get('kata')}.{fields.get('function')}"
+                    if name in wanted:
+                        found[name] = fields
+                elif event.kind == "expected_error":
+                    for name, info in wanted.items():
+                        if info.kata == fields.get("kata") and fields.get("function") in (None, info.name):
+                            found[name] = Verdict("error", reason=("error.reference", {"error": str(fields.get("error"))}))
+                elif event.kind == "done":
+                    break
+        finally:
+            self.referee.stop()
+            self.referee = None
+        for name, info in wanted.items():
+            yield info, found.get(name) or Verdict("error", reason=("error.reference", {"error": problem}))
+
+    def stop(self) -> None:
+        """Stop the referee if it still runs."""
+        if self.referee is not None:
+            self.referee.stop()
+            self.referee = None
+
+
+class Recorded:
+    """Expected observations already known: an answer key's, or those of an earlier run."""
+
+    def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: tuple = ()):
+        self.expected, self.name, self.stale = expected, name, set(stale)
+
+    def start(self, functions) -> None:
+        """Nothing to start."""
+
+    def collect(self, pending: list[FunctionInfo], stop_at: float):
+        """(function, expected fields or error Verdict) for every function in ``pending``."""
+        for info in list(pending):
+            event = self.expected.get(info.qualified)
+            if info.kata in self.stale:
+                yield info, Verdict("error", reason=("error.stale_key", {}))
+            elif event is None:
+                yield info, Verdict("error", reason=("error.not_in_key", {}))
+            else:
+                recorded = set(event["observations"])
+                yield info, {**event, "skipped": [d for d in event["devices"] if d not in recorded]}
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+
+def in_template(root: Path = ROOT) -> bool:
+    """Whether ``root`` is a student template (it has an integrity manifest)."""
+    from .integrity import MANIFEST_NAME
+
+    return (root / MANIFEST_NAME).exists()
+
+
+def choose(against: str | None = None, *, official: bool = False, root: Path = ROOT):
+    """The source of expected results. Default: the live reference where ``reference/`` exists,
+    else the answer key. A student template never grades officially against a ``reference/``
+    found in it (a student could have written one). Raises ``NoExpectations`` (with a message key)."""
+    reference = root / "reference"
+    if official and in_template(root):
+        against = ANSWER_KEY
+    against = against or (REFERENCE if reference.is_dir() else ANSWER_KEY)
+    if against == REFERENCE:
+        if not reference.is_dir():
+            raise NoExpectations("error.no_reference")
+        return LiveReference(reference)
+    key = answer_key.load(root / "tests" / "answer_key.dat")
+    if key is None:
+        raise NoExpectations("error.no_key")
+    return Recorded(key.expected, ANSWER_KEY, key.stale_katas(root))

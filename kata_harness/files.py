@@ -1,0 +1,52 @@
+"""Where the project is, and reading files that a learner may control.
+
+A learner's repository can hold a symbolic link to ``/dev/zero``, a FIFO that never answers or a
+file of many gigabytes where a kata file or a grading file should be. ``read_regular`` reads only
+a regular file (never through a link), up to a size cap, without blocking.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE_LIMIT = 16 << 20      # bytes: far above any kata, test, curriculum or answer-key file
+
+
+class UnsafeFile(OSError):
+    """A path that is not a plain regular file of acceptable size; the message says what it is."""
+
+
+def read_regular(path: Path, limit: int = FILE_LIMIT) -> bytes:
+    """The bytes of ``path`` if it is a regular file (not a link, device or FIFO) of at most
+    ``limit`` bytes; raises ``UnsafeFile`` (or another ``OSError``) otherwise."""
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise UnsafeFile(f"{path} is a symbolic link")
+    if not stat.S_ISREG(info.st_mode):
+        raise UnsafeFile(f"{path} is not a regular file")
+    if info.st_size > limit:
+        raise UnsafeFile(f"{path} is larger than {limit} bytes")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):   # swapped between the check and the open
+            raise UnsafeFile(f"{path} is not a regular file")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > limit:
+                raise UnsafeFile(f"{path} is larger than {limit} bytes")
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path, limit: int = FILE_LIMIT) -> str:
+    """``read_regular`` decoded as UTF-8 (undecodable bytes replaced)."""
+    return read_regular(path, limit).decode("utf-8", "replace")

@@ -1,0 +1,122 @@
+"""The sandbox learner code runs in: bubblewrap on Linux when it is installed, else none.
+
+Inside, the process sees only what it needs, read-only: the system and Python installation,
+the harness, the kata specs (``tests/test_*.py``, never the answer keys) and the solutions it
+grades. No ``reference/``, no other submission, no network, a private ``/tmp``, its own pid
+namespace (it cannot see or signal the grader), a cleared environment, no capabilities, and it
+dies with its parent. Resource limits are set by the child itself (``apply_limits``) before
+any learner code runs. Where bubblewrap is missing (macOS, Windows, a Linux without it) learner
+code runs unsandboxed and grade.py says so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from .files import ROOT
+
+BUBBLEWRAP = "bubblewrap"
+NONE = "none"
+MEMORY_LIMIT = 4 << 30       # bytes of data segment (RLIMIT_DATA; RLIMIT_AS would break CUDA's reservations)
+FILE_SIZE_LIMIT = 64 << 20   # bytes per file written
+PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the pid namespace bounds those)
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+
+
+@lru_cache(maxsize=None)
+def available() -> bool:
+    """Whether bubblewrap is installed and works here (tried once per process)."""
+    if not sys.platform.startswith("linux") or os.environ.get("KATA_SANDBOX", "").lower() == NONE:
+        return False
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    try:
+        probe = subprocess.run([bwrap, *_base_arguments(), "--", "/bin/true"], capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return probe.returncode == 0
+
+
+def mode(wanted: bool = True) -> str:
+    """``bubblewrap`` when learner code will run sandboxed, else ``none``."""
+    return BUBBLEWRAP if wanted and available() else NONE
+
+
+def _base_arguments() -> list[str]:
+    args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
+            "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for folder in _SYSTEM:
+        if os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    return args
+
+
+def _python_folders() -> list[str]:
+    """The interpreter's installation and every folder its imports may come from, outside the project."""
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    folders.update(p for p in sys.path if p and os.path.isdir(p))
+    root = str(ROOT)
+    chosen = []
+    for folder in sorted(os.path.realpath(f) for f in folders):
+        inside_project = folder == root or folder.startswith(root + os.sep)
+        if inside_project and not os.path.exists(os.path.join(folder, "pyvenv.cfg")) \
+                and "site-packages" not in folder:
+            continue   # the project is bound piece by piece below, never whole
+        if not any(folder == c or folder.startswith(c + os.sep) for c in chosen):
+            chosen.append(folder)
+    return chosen
+
+
+def _gpu_devices() -> list[str]:
+    try:
+        names = os.listdir("/dev")
+    except OSError:
+        return []
+    return [f"/dev/{n}" for n in sorted(names) if n.startswith("nvidia")] + \
+        (["/dev/dri"] if os.path.isdir("/dev/dri") else [])
+
+
+def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str]:
+    """The bubblewrap command line that runs what follows it in the sandbox: the harness and the
+    kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the project."""
+    args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
+    for folder in _python_folders():
+        args += ["--ro-bind", folder, folder]
+    package = Path(__file__).resolve().parent
+    args += ["--ro-bind", str(package), str(package)]
+    for spec in sorted(Path(tests_dir).glob("test_*.py")):
+        args += ["--ro-bind", str(spec), str(spec)]
+    for folder in solutions:
+        args += ["--ro-bind", str(folder), str(folder)]
+    for device in _gpu_devices():
+        args += ["--dev-bind", device, device]
+    for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
+        if name in os.environ:
+            args += ["--setenv", name, os.environ[name]]
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", "/tmp"]
+    return args + ["--"]
+
+
+def apply_limits() -> None:
+    """In the child, before learner code: cap memory, file size, processes; no core dumps."""
+    try:
+        import resource
+    except ImportError:   # Windows
+        return
+    for name, value in (("RLIMIT_DATA", MEMORY_LIMIT), ("RLIMIT_FSIZE", FILE_SIZE_LIMIT),
+                        ("RLIMIT_NPROC", PROCESS_LIMIT), ("RLIMIT_CORE", 0)):
+        limit = getattr(resource, name, None)
+        if limit is None:
+            continue
+        try:
+            soft, hard = resource.getrlimit(limit)
+            cap = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(limit, (cap, cap))
+        except (ValueError, OSError):
+            pass
