@@ -300,8 +300,8 @@ def release(argv: list[str]) -> int:
     if args.out_dir:
         print(f"student template written to {args.out_dir} and checked: stubs score 0, the reference scores full marks")
     if args.gradescope:
-        print(f"Gradescope autograder written to {args.gradescope} and checked: run_autograder gives the reference "
-              f"full marks")
+        print(f"Gradescope autograder written to {args.gradescope} and checked: graded as Gradescope would grade "
+              f"it, the reference scores full marks")
     return 0
 
 

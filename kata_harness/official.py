@@ -14,6 +14,8 @@ from .grading import Grading
 
 MESSAGE_LIMIT = 500
 CLASSROOM_STATUS = {"passed": "pass", "failed": "fail", "todo": "fail", "error": "error"}
+# Who sees a Gradescope result, and when (Gradescope's own words).
+VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")
 
 
 def _cap(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -61,8 +63,13 @@ def classroom(doc: dict, infos: dict, grading: Grading, *, solutions: Path, show
     return {"version": 1, "status": overall, "max_score": len(tests), "tests": tests}
 
 
-def gradescope(doc: dict, infos: dict, grading: Grading, *, tampered: str | None = None) -> dict:
-    """Gradescope's results.json."""
+def gradescope(doc: dict, infos: dict, *, summary: str, wall_time: float, visibility: str = "visible",
+               tampered: str | None = None) -> dict:
+    """Gradescope's results.json: one test per function (tagged with its kata), the Markdown
+    ``summary`` as the top-level output, and the run's ``wall_time`` as its execution time (the
+    functions' own durations would leave out starting the children and what a hang cost).
+
+    ``visibility`` (one of ``VISIBILITIES``) applies to the whole result and to every test."""
     tests = []
     for info, entry in _entries(doc, infos):
         passed = entry["status"] == "passed" and not tampered
@@ -71,10 +78,9 @@ def gradescope(doc: dict, infos: dict, grading: Grading, *, tampered: str | None
             "score": info.points if passed else 0, "max_score": info.points,
             "status": "passed" if passed else "failed",
             "output": tampered or entry["message"] or "",
-            "visibility": "visible",
+            "tags": [info.kata],
+            "visibility": visibility,
         })
-    result = {"score": sum(t["score"] for t in tests), "tests": tests,
-              "execution_time": round(sum(grading.durations.values()), 3)}
-    if tampered:
-        result["output"] = tampered
-    return result
+    return {"score": sum(t["score"] for t in tests), "execution_time": round(wall_time, 2),
+            "output": summary, "output_format": "md", "test_output_format": "text",
+            "visibility": visibility, "tests": tests}

@@ -1,19 +1,26 @@
-"""``grade.py release OUT_DIR``: the student template, without reference solutions.
+"""``grade.py release``: the student template, without reference solutions, and Gradescope's autograder.
 
-It copies the stubs, the kata tests with the answer key, the curriculum, the harness, the
-grading command, the project files and the GitHub Classroom workflow, adds what
+``release OUT_DIR`` copies the stubs, the kata tests with the answer key, the curriculum, the
+harness, the grading command, the project files and the GitHub Classroom workflow, adds what
 ``templates/student/`` holds (the student README, a .gitignore), writes the integrity
 manifest, and then checks itself: its stubs must score 0 and the reference, copied into a
 scratch copy's ``katas/``, full marks.
+
+``release --gradescope ZIP`` writes the autograder zip that Gradescope builds its image from:
+``setup.sh``, ``run_autograder`` and ``grade_submission.py`` (``templates/gradescope/``) at
+its root, beside the project with its reference (instructors upload it; students never see
+it). It checks itself too: run on a simulated tree, it gives the reference full marks.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from . import answer_key, integrity
@@ -22,6 +29,11 @@ from .catalog import ROOT
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum")
 STUDENT_EXTRAS = ROOT / "templates" / "student"
+GRADESCOPE_EXTRAS = ROOT / "templates" / "gradescope"
+# What the autograder grades with: the project as the template has it, plus the reference.
+GRADESCOPE_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
+GRADESCOPE_FOLDERS = COPIED_FOLDERS + ("reference",)
+EXECUTABLE = ("setup.sh", "run_autograder")
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
 
@@ -98,3 +110,73 @@ def verify(out: Path) -> list[str]:
                        if f["status"] != "passed"]
             problems.append(f"the reference scores {solved['score']}/{solved['max_score']} in the template: {failing}")
     return problems
+
+
+def _zip_entries() -> dict:
+    """{name in the zip: file} for the autograder: the extras at the root, then the project."""
+    entries = {path.name: path for path in sorted(GRADESCOPE_EXTRAS.iterdir()) if path.is_file()}
+    entries.update({name: ROOT / name for name in GRADESCOPE_FILES})
+    for folder in GRADESCOPE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                entries[path.relative_to(ROOT).as_posix()] = path
+    return entries
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
+    """One file, with Unix permissions that let Gradescope run the two scripts."""
+    entry = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    entry.external_attr = (0o100755 if name in EXECUTABLE else 0o100644) << 16
+    entry.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(entry, data)
+
+
+def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str = "visible",
+                       lang: str = "en") -> list[str]:
+    """Write Gradescope's autograder zip to ``zip_path`` and verify it; returns what the check found wrong.
+
+    ``visibility`` and ``lang`` go into its ``gradescope.json``: when students see their results,
+    and the language of the feedback."""
+    zip_path = zip_path.resolve()
+    if zip_path.suffix != ".zip":
+        raise ReleaseError(f"{zip_path} does not end in .zip")
+    root = ROOT.resolve()
+    if any(zip_path.is_relative_to(root / name) for name in GRADESCOPE_FOLDERS + ("selftests", "templates", ".git")):
+        raise ReleaseError(f"{zip_path} is inside this project's own files; choose another place")
+    if zip_path.exists() and not (force and zip_path.is_file()):
+        raise ReleaseError(f"{zip_path} exists; pass --force to replace it")
+    if not (ROOT / "reference").is_dir():
+        raise ReleaseError("there is no reference/ folder: the autograder grades with it")
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    partial = zip_path.with_name(zip_path.name + ".partial")
+    with zipfile.ZipFile(partial, "w") as archive:
+        for name, path in _zip_entries().items():
+            _add(archive, name, path.read_bytes())
+        _add(archive, "gradescope.json", json.dumps({"visibility": visibility, "lang": lang}, indent=1).encode())
+    partial.replace(zip_path)
+    return verify_gradescope(zip_path)
+
+
+def verify_gradescope(zip_path: Path) -> list[str]:
+    """Run the zip's grade_submission.py on a simulated /autograder whose submission is the
+    reference: it must write a results.json with full marks."""
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = Path(scratch)
+        with zipfile.ZipFile(zip_path) as archive:
+            archive.extractall(tree / "source")
+            names = set(archive.namelist())
+        problems = [f"the zip has no {name} at its root" for name in EXECUTABLE if name not in names]
+        shutil.copytree(ROOT / "reference", tree / "submission" / "katas",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        subprocess.run([sys.executable, str(tree / "source" / "grade_submission.py")], cwd=tree, timeout=900,
+                       env={**os.environ, "AUTOGRADER_ROOT": str(tree)}, capture_output=True)
+        try:
+            results = json.loads((tree / "results" / "results.json").read_text(encoding="utf-8"))
+            earned, possible = results["score"], sum(test["max_score"] for test in results["tests"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            return problems + [f"the autograder wrote no readable results.json ({error})"]
+        if not possible or earned != possible:
+            failing = [test["name"] for test in results["tests"] if test["score"] != test["max_score"]]
+            problems.append(f"the reference scores {earned}/{possible} in the autograder: {failing}")
+    return problems
+

@@ -1,26 +1,41 @@
-"""GitHub Classroom and Gradescope: the workflow's grading step, and both result formats.
+"""GitHub Classroom: the workflow's grading step on a released template, its failure paths, and the
+result formats (classroom, gradescope, markdown).
 
-Golden files: set KATA_UPDATE_GOLDEN=1 to rewrite selftests/golden/*.json after a deliberate
+The grading step is run as Actions runs it: the step's script in bash, with the step's env and
+GITHUB_OUTPUT / GITHUB_STEP_SUMMARY pointing at files. What the reporter then records is
+computed as classroom-resources/autograding-grading-reporter does (src/notify-classroom.js):
+the sum of the tests' scores out of ``max_score``, and nothing at all when ``max_score`` is 0.
+
+Golden files: set KATA_UPDATE_GOLDEN=1 to rewrite selftests/golden/* after a deliberate
 change of the formats or of the messages, then review the diff.
 """
 
+import ast
 import base64
+import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import time
 
 import pytest
 import yaml
 
+from kata_harness import summary
 from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, run
+from selftests.once import built_once
 
 WORKFLOW = ROOT / ".github" / "workflows" / "classroom.yml"
 MIXED = "selftests/fixtures/mixed_solutions"
 GOLDEN = ROOT / "selftests" / "golden"
 TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
+# The wrong answer planted in the template, and the pitfall text the curriculum gives for it.
+WRONG_FILLED = "\ndef filled(shape, value):\n    return torch.full(shape, value)\n"
+FILLED_PITFALL = "infers the dtype from the fill value"
 
 
 def _workflow():
@@ -35,23 +50,65 @@ def _step(step_id=None, uses=None):
     return next(s for s in _steps() if (step_id and s.get("id") == step_id) or (uses and s.get("uses", "").startswith(uses)))
 
 
-def _run_grading_step(cwd, tmp_path):
-    """Run the workflow's grading step as Actions would: bash, with a GITHUB_OUTPUT file."""
-    output = tmp_path / "github_output"
+def _classroom_step():
+    """kata_harness/classroom_step.py, loaded from its file (it is a standalone script)."""
+    spec = importlib.util.spec_from_file_location("classroom_step", ROOT / "kata_harness" / "classroom_step.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """One released student template for all these tests (a release grades twice to check itself)."""
+    def release(folder):
+        done = run("release", str(folder / "template"), timeout=900)
+        assert done.returncode == 0, done.stderr
+
+    return built_once(tmp_path_factory, "classroom-release", release) / "template"
+
+
+@pytest.fixture
+def repo(template, tmp_path):
+    """A student's repository: a fresh copy of the template."""
+    copy = tmp_path / "repo"
+    shutil.copytree(template, copy)
+    return copy
+
+
+def _run_grading_step(repo, tmp_path, *, install="success", path=None):
+    """Run the workflow's grading step as Actions would; returns (log, job summary, result)."""
+    output, step_summary = tmp_path / "github_output", tmp_path / "step_summary.md"
     output.write_text("")
-    script = _step("katas")["run"]
-    done = subprocess.run(["bash", "-e", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=1200,
-                          env={**os.environ, "GITHUB_OUTPUT": str(output)})
+    step_summary.write_text("")
+    step = _step("katas")
+    # The step's env, with the expressions Actions would evaluate: a secret that is not set is empty.
+    values = {"${{ steps.install.outcome }}": install, "${{ secrets.KATA_SECRET }}": ""}
+    env = {name: values.get(str(value), str(value)) for name, value in step.get("env", {}).items()}
+    assert not [value for value in env.values() if "${{" in value]
+    env = {**os.environ, **env, "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(step_summary)}
+    if path:
+        env["PATH"] = path
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, capture_output=True, text=True, timeout=900,
+                          env=env)
     assert done.returncode == 0, done.stderr
     lines = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
-    return json.loads(base64.b64decode(lines["result"]))
+    return done.stdout + done.stderr, step_summary.read_text(), json.loads(base64.b64decode(lines["result"]))
+
+
+def _recorded(result):
+    """(points, maximum) as the reporter sends them to Classroom; None when it sends nothing."""
+    if not result["max_score"]:
+        return None
+    return sum(test["score"] for test in result["tests"]), result["max_score"]
 
 
 def _validate_classroom(result, fallback=False):
     assert result["version"] == 1
     assert result["status"] in ("pass", "fail", "error")
-    # The fallback (grade.py itself broke) cannot know the points: 0 sends nothing to Classroom.
-    assert isinstance(result["max_score"], int) and result["max_score"] == (0 if fallback else len(result["tests"]))
+    # One test per point; the fallback (grading failed) is one error test out of the real maximum.
+    assert isinstance(result["max_score"], int)
+    assert result["max_score"] == (TOTAL_POINTS if fallback else len(result["tests"]))
     for test in result["tests"]:
         assert set(test) == {"name", "status", "score", "message", "test_code", "filename", "line_no", "duration"}
         assert test["status"] in ("pass", "fail", "error")
@@ -64,36 +121,123 @@ def _validate_classroom(result, fallback=False):
     assert result["status"] == ("fail" if "fail" in statuses else "error" if "error" in statuses else "pass")
 
 
-def test_workflow_runs_on_push_caches_pip_installs_cpu_torch_and_always_reports():
+def _assert_zero_with_reason(log, step_summary, result, *words):
+    """Grading failed: 0 points out of the real maximum, and the reason everywhere the student looks."""
+    _validate_classroom(result, fallback=True)
+    assert _recorded(result) == (0, TOTAL_POINTS)
+    assert result["status"] == "error"
+    reason = result["tests"][0]["message"]
+    assert all(word in reason for word in words), reason
+    assert "::error" in log and reason.split(" / ")[0] in log
+    assert f"0/{TOTAL_POINTS}" in step_summary and reason.split(" / ")[0] in step_summary
+
+
+def test_workflow_installs_cpu_torch_and_bubblewrap_and_always_grades_and_reports():
     workflow = _workflow()
     assert "push" in workflow["on"]
     setup = _step(uses="actions/setup-python")
     assert setup["with"]["cache"] == "pip"
-    install = next(s for s in _steps() if "pip install" in s.get("run", ""))
+    install = _step("install")
     assert "torch==2.13.0" in install["run"] and "/whl/cpu" in install["run"] and "-e ." in install["run"]
-    assert "--format classroom" in _step("katas")["run"]
+    bubblewrap = next(s for s in _steps() if "bubblewrap" in s.get("run", ""))
+    assert "sudo apt-get install -y bubblewrap" in bubblewrap["run"] and bubblewrap["continue-on-error"] is True
+    grading = _step("katas")
+    assert grading["if"].replace(" ", "") in ("always()", "${{!cancelled()}}")   # also after a failed install
+    assert grading["env"]["KATA_SECRET"].replace(" ", "") == "${{secrets.KATA_SECRET}}"
+    assert grading["env"]["INSTALL_OUTCOME"].replace(" ", "") == "${{steps.install.outcome}}"
+    assert grading["timeout-minutes"] * 60 > _classroom_step().GRADE_TIMEOUT   # the script stops grade.py first
     reporter = _step(uses="classroom-resources/autograding-grading-reporter@v1")
     assert reporter["if"] == "always()"
     assert reporter["with"]["runners"] == "katas"
     assert reporter["env"]["KATAS_RESULTS"].replace(" ", "") == "${{steps.katas.outputs.result}}"
 
 
-def test_grading_step_writes_a_result_the_reporter_reads(tmp_path):
-    project = tmp_path / "project"   # the step writes files where it runs: not into this checkout
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
-    result = _run_grading_step(project, tmp_path)
+def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):
+    for path in (ROOT / "reference").glob("*.py"):
+        shutil.copy(path, repo / "katas" / path.name)
+    with open(repo / "katas" / "k01_creation.py", "a") as handle:
+        handle.write(WRONG_FILLED)
+    log, step_summary, result = _run_grading_step(repo, tmp_path)
     _validate_classroom(result)
-    assert result["max_score"] == TOTAL_POINTS
-    assert result["status"] == "fail" and all(t["status"] == "fail" for t in result["tests"])   # fresh stubs
+    assert _recorded(result) == (TOTAL_POINTS - 1, TOTAL_POINTS)
+    failing = [t for t in result["tests"] if t["status"] != "pass"]
+    assert [t["name"] for t in failing] == ["k01_creation.filled"] and FILLED_PITFALL in failing[0]["message"]
+    # The log: the learner's text report, ending with the score.
+    assert FILLED_PITFALL in log and f"score {TOTAL_POINTS - 1}/{TOTAL_POINTS}" in log
+    # The job summary: the score, a table row per function, and the failure in full.
+    assert f"score {TOTAL_POINTS - 1}/{TOTAL_POINTS}" in step_summary
+    assert "| ❌ | `filled` | 0/1 |" in step_summary and "| ✅ | `mask_like` | 1/1 |" in step_summary
+    assert FILLED_PITFALL in step_summary and "Hint: Try torch.full((2, 3), 7).dtype" in step_summary
 
 
-def test_grading_step_writes_a_result_even_when_grade_py_breaks(tmp_path):
-    broken = tmp_path / "project"
-    broken.mkdir()
-    (broken / "grade.py").write_text("raise SystemExit('broken on purpose')\n")
-    result = _run_grading_step(broken, tmp_path)
-    _validate_classroom(result, fallback=True)
-    assert result["status"] == "error" and "did not produce a result" in result["tests"][0]["message"]
+def test_grade_py_broken_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
+    (repo / "grade.py").write_text("raise SystemExit('broken on purpose')\n")
+    log, step_summary, result = _run_grading_step(repo, tmp_path)
+    _assert_zero_with_reason(log, step_summary, result, "grade.py did not produce a result", "broken on purpose")
+
+
+def test_python_without_torch_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
+    bare = tmp_path / "bare-venv"   # a Python without torch, as after a failed or skipped install
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, timeout=120)
+    log, step_summary, result = _run_grading_step(repo, tmp_path, path=f"{bare / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    _assert_zero_with_reason(log, step_summary, result, "PyTorch is not installed")
+
+
+def test_wrong_python_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
+    fake = tmp_path / "old-python"   # a `python` that answers the step's probe as Python 3.8 with torch would
+    fake.mkdir()
+    (fake / "python").write_text("#!/bin/sh\necho 3 8 True\n")
+    (fake / "python").chmod(0o755)
+    log, step_summary, result = _run_grading_step(repo, tmp_path, path=f"{fake}{os.pathsep}{os.environ['PATH']}")
+    _assert_zero_with_reason(log, step_summary, result, "the wrong Python", "3.8", "3.10 or newer")
+
+
+def test_failed_install_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
+    log, step_summary, result = _run_grading_step(repo, tmp_path, install="failure")
+    _assert_zero_with_reason(log, step_summary, result, "install", "failure")
+
+
+def test_without_a_curriculum_a_zero_is_still_recorded(repo, tmp_path):
+    (repo / "grade.py").write_text("raise SystemExit(1)\n")
+    shutil.rmtree(repo / "curriculum")
+    _, _, result = _run_grading_step(repo, tmp_path)
+    assert _recorded(result) == (0, 1) and "curriculum/ is missing" in result["tests"][0]["message"]
+
+
+def test_the_real_maximum_is_read_with_and_without_tomllib(monkeypatch):
+    step = _classroom_step()
+    assert step.max_points(str(ROOT / "curriculum")) == TOTAL_POINTS
+    monkeypatch.setitem(sys.modules, "tomllib", None)   # Python < 3.11: the step reads the TOML by hand
+    assert step.max_points(str(ROOT / "curriculum")) == TOTAL_POINTS
+    assert step.max_points(str(ROOT / "no-such-folder")) is None
+
+
+def test_the_step_needs_no_new_python_itself():
+    """It explains a wrong Python, so it must run on one: its syntax is Python 3.7's."""
+    ast.parse((ROOT / "kata_harness" / "classroom_step.py").read_text(encoding="utf-8"), feature_version=(3, 7))
+    wanted = re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text())
+    assert _classroom_step().MIN_PYTHON == (int(wanted.group(1)), int(wanted.group(2)))
+
+
+def test_summary_shows_learner_text_only_as_code():
+    """A message can quote learner code (an exception it raised): it must not add rows, HTML or links."""
+    hostile = "x | ✅ | forged | 1/1 |\n```\n</details><img src=x onerror=alert(1)> [link](http://example.com)"
+    katas = [kata for kata in load_curriculum() if kata.name == "k01_creation"]
+    functions = [{"name": f.name, "status": "passed", "score": f.points, "max_score": f.points, "message": "",
+                  "hint": ""} for f in katas[0].functions]
+    functions[2] = {**functions[2], "status": "failed", "score": 0, "message": f"What differed: {hostile}",
+                    "hint": "a hint"}
+    doc = {"score": 6, "max_score": 7, "katas": [{"kata": "k01_creation", "score": 6, "max_score": 7,
+                                                  "functions": functions}]}
+    text = summary.markdown(doc, katas, lang="en")
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    assert len(rows) == 1 + len(functions)   # the header and one row per function: no forged row
+    assert rows[3].endswith("| `x \\| ✅ \\| forged \\| 1/1 \\|` |")   # the first line, as one code span
+    fenced = re.findall(r"(?ms)^(`{3,})text\n(.*?)\n\1$", text)
+    assert [fence for fence, _ in fenced] == ["````"]   # longer than the ``` inside the message
+    assert "<img src=x" in fenced[0][1] and "a hint" in fenced[0][1]
+    outside = re.sub(r"(?ms)^(`{3,})text\n.*?\n\1$", "", text)
+    assert "<img" not in outside and "](http" not in outside and outside.count("</details>") == 1
 
 
 def _normalized(document: dict) -> dict:
@@ -105,12 +249,17 @@ def _normalized(document: dict) -> dict:
     return document
 
 
-@pytest.mark.parametrize("fmt", ["classroom", "gradescope"])
+@pytest.mark.parametrize("fmt", ["classroom", "gradescope", "markdown"])
 def test_golden_file(fmt):
     done = run("k01", "--solutions", MIXED, "--format", fmt, "--lang", "en")
     assert done.returncode == 0, done.stderr
+    golden = GOLDEN / ("summary.md" if fmt == "markdown" else f"{fmt}.json")
+    if fmt == "markdown":
+        if os.environ.get("KATA_UPDATE_GOLDEN"):
+            golden.write_text(done.stdout)
+        assert done.stdout == golden.read_text()
+        return
     produced = _normalized(json.loads(done.stdout))
-    golden = GOLDEN / f"{fmt}.json"
     if os.environ.get("KATA_UPDATE_GOLDEN"):
         golden.write_text(json.dumps(produced, indent=1, ensure_ascii=False) + "\n")
     assert produced == json.loads(golden.read_text())
@@ -119,6 +268,8 @@ def test_golden_file(fmt):
         assert [t["status"] for t in produced["tests"]] == ["pass", "fail", "fail", "error", "error", "fail", "pass"]
     else:
         assert produced["score"] == 2 and [t["max_score"] for t in produced["tests"]] == [1, 1, 1, 2, 1, 1]
+        assert all(t["tags"] == ["k01_creation"] and t["visibility"] == "visible" for t in produced["tests"])
+        assert produced["output_format"] == "md" and "score 2/7" in produced["output"]
 
 
 def test_deadline_prints_a_complete_result_in_time(tmp_path):
@@ -129,9 +280,9 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     with open(solutions / "k02_dtypes.py", "a") as handle:
         handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
     started = time.monotonic()
-    done = run("--solutions", str(solutions), "--format", "classroom", "--deadline", "15", "--timeout", "60")
+    done = run("--solutions", str(solutions), "--format", "classroom", "--deadline", "25", "--timeout", "60")
     elapsed = time.monotonic() - started
-    assert done.returncode == 0 and elapsed < 15, elapsed
+    assert done.returncode == 0 and elapsed < 25, elapsed
     result = json.loads(done.stdout)
     _validate_classroom(result)
     assert result["max_score"] == TOTAL_POINTS
@@ -141,16 +292,14 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     assert "deadline" in by_name["k13_bmi.bmi_report (point 1 of 2)"]["message"]
 
 
-def test_tampered_template_earns_nothing_in_official_formats(tmp_path):
-    out = tmp_path / "template"
-    assert run("release", str(out), timeout=900).returncode == 0
+def test_tampered_template_earns_nothing_in_official_formats(repo):
     for path in (ROOT / "reference").glob("*.py"):
-        shutil.copy(path, out / "katas" / path.name)
-    (out / "tests" / "conftest.py").write_text("# an added grading file\n")
-    grade = [os.sys.executable, "grade.py", "k13"]
-    classroom = json.loads(subprocess.run(grade + ["--format", "classroom"], cwd=out, capture_output=True,
+        shutil.copy(path, repo / "katas" / path.name)
+    (repo / "tests" / "conftest.py").write_text("# an added grading file\n")
+    grade = [sys.executable, "grade.py", "k13"]
+    classroom = json.loads(subprocess.run(grade + ["--format", "classroom"], cwd=repo, capture_output=True,
                                           text=True, timeout=600).stdout)
-    gradescope = json.loads(subprocess.run(grade + ["--format", "gradescope"], cwd=out, capture_output=True,
+    gradescope = json.loads(subprocess.run(grade + ["--format", "gradescope"], cwd=repo, capture_output=True,
                                            text=True, timeout=600).stdout)
     assert all(t["score"] == 0 and "tests/conftest.py" in t["message"] for t in classroom["tests"])
     assert gradescope["score"] == 0 and "tests/conftest.py" in gradescope["output"]

@@ -1,0 +1,200 @@
+"""The GitHub Classroom workflow's grading step: ``python3 kata_harness/classroom_step.py``.
+
+It grades once (``grade.py --format workflow``) and hands that one grading to three readers:
+the step's log gets the learner's text report, ``$GITHUB_STEP_SUMMARY`` a Markdown summary, and
+``$GITHUB_OUTPUT`` the base64 ``result`` that classroom-resources/autograding-grading-reporter
+reads. When anything goes wrong (the install failed, the wrong Python, no PyTorch, grade.py
+crashed or printed nonsense) it still writes a result: 0 points out of the real maximum, read
+from ``curriculum/*.toml``, with the reason in a test's message. The reporter records no grade
+at all for a maximum of 0, so the maximum must never be 0.
+
+Standalone on purpose: standard library only, no import of the kata_harness package, and
+nothing newer than Python 3.7, so that it runs where grade.py cannot.
+"""
+
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIN_PYTHON = (3, 10)        # pyproject.toml's requires-python (a self-test keeps them equal)
+DEADLINE = 600              # grade.py prints a complete result within this many seconds ...
+GRADE_TIMEOUT = 660         # ... and is stopped after this many, should it hang itself
+MESSAGE_LIMIT = 500         # the reporter's messages, as grade.py's --format classroom caps them
+PROBE = ("import importlib.util, sys; "
+         "print(sys.version_info[0], sys.version_info[1], importlib.util.find_spec('torch') is not None)")
+
+
+def max_points(curriculum):
+    """The points of every kata function in ``curriculum/k*.toml`` (None when there are none).
+    Never raises: it is what the step falls back on."""
+    try:
+        texts = []
+        for name in sorted(os.listdir(curriculum)):
+            if name.startswith("k") and name.endswith(".toml"):
+                with open(os.path.join(curriculum, name), encoding="utf-8", errors="replace") as handle:
+                    texts.append(handle.read())
+    except OSError:
+        return None
+    return sum(_points(text) for text in texts) or None
+
+
+def _points(text):
+    """The points of the functions in one curriculum file (a function without ``points`` has 1)."""
+    try:
+        import tomllib
+        functions = tomllib.loads(text).get("functions", {})
+        return sum(int(entry.get("points", 1)) for entry in functions.values())
+    except (ImportError, ValueError, TypeError, AttributeError):
+        return _points_by_hand(text)
+
+
+def _points_by_hand(text):
+    """What ``_points`` reads without tomllib (Python < 3.11, or a damaged file): the
+    ``[functions.NAME]`` tables and their ``points = N`` lines."""
+    total, in_function, points = 0, False, 1
+    for line in text.splitlines() + ["[end]"]:
+        header = re.match(r"\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+        if header:
+            total += points if in_function else 0
+            in_function, points = bool(re.match(r"functions\.[^.\s]+$", header.group(1).strip())), 1
+            continue
+        value = re.match(r"\s*points\s*=\s*(\d+)", line)
+        if value and in_function:
+            points = int(value.group(1))
+    return total
+
+
+def _message(english, chinese):
+    return "{} / {}".format(english, chinese)
+
+
+def _python():
+    """The interpreter the install step installed into: ``python`` on PATH, as in ``python -m pip``."""
+    return shutil.which("python") or sys.executable
+
+
+def _problem_with(python):
+    """Why ``python`` cannot grade (the wrong version, no PyTorch), or None when it can."""
+    try:
+        done = subprocess.run([python, "-c", PROBE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=120)
+        major, minor, torch = done.stdout.split()
+        version = (int(major), int(minor))
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return _message("{} does not run".format(python), "{} 无法运行".format(python))
+    if version < MIN_PYTHON:
+        wanted = "{}.{}".format(*MIN_PYTHON)
+        found = "{}.{}".format(*version)
+        return _message("the wrong Python: {} is {}, the katas need {} or newer (see the workflow's setup-python "
+                        "step)".format(python, found, wanted),
+                        "Python 版本不对：{} 是 {}，练习需要 {} 或更新的版本（见工作流的 setup-python 步骤）"
+                        .format(python, found, wanted))
+    if torch != "True":
+        return _message("PyTorch is not installed for {} (see the log of the install step)".format(python),
+                        "{} 没有安装 PyTorch（请查看安装步骤的日志）".format(python))
+    return None
+
+
+def _last_line(text):
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+
+
+def _valid(result):
+    """A result the reporter can read and that records a grade (a positive maximum)."""
+    return (isinstance(result, dict) and result.get("version") == 1
+            and result.get("status") in ("pass", "fail", "error")
+            and isinstance(result.get("max_score"), int) and result["max_score"] > 0
+            and isinstance(result.get("tests"), list) and result["tests"]
+            and all(isinstance(t, dict) and isinstance(t.get("score"), (int, float)) for t in result["tests"]))
+
+
+def grade(python):
+    """Run grade.py once: (the workflow bundle, None), or (None, why it gave none)."""
+    command = [python, os.path.join(ROOT, "grade.py"), "--format", "workflow", "--deadline", str(DEADLINE)]
+    try:
+        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              encoding="utf-8", errors="replace", timeout=GRADE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, _message("grade.py did not finish within {} s".format(GRADE_TIMEOUT),
+                              "grade.py 在 {} 秒内没有结束".format(GRADE_TIMEOUT))
+    except OSError as error:
+        return None, _message("grade.py could not start: {}".format(error), "grade.py 无法启动：{}".format(error))
+    if done.stderr.strip():
+        print(done.stderr.rstrip(), file=sys.stderr)   # the log: a traceback tells the instructor why
+    try:
+        bundle = json.loads(done.stdout)
+        if _valid(bundle["classroom"]) and isinstance(bundle["text"], str) and isinstance(bundle["markdown"], str):
+            return bundle, None
+    except (ValueError, KeyError, TypeError):
+        pass
+    detail = _last_line(done.stderr)
+    return None, _message(
+        "grade.py did not produce a result (exit status {}){}".format(done.returncode, ": " + detail if detail else ""),
+        "grade.py 没有给出结果（退出状态 {}），请查看本步骤的日志".format(done.returncode))
+
+
+def error_result(reason, maximum):
+    """0 points out of ``maximum``, with ``reason``: what the reporter gets when grading failed."""
+    return {"version": 1, "status": "error", "max_score": maximum, "tests": [{
+        "name": "grading", "status": "error", "score": 0, "message": reason[:MESSAGE_LIMIT],
+        "test_code": "python grade.py", "filename": "grade.py", "line_no": 1, "duration": 0}]}
+
+
+def _command_text(text):
+    """``text`` made safe for a workflow command (``::error::``), which ends at a line break."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _failure_summary(reason, maximum):
+    """The job summary when grading failed; the reason is shown as code (it may quote grade.py's output)."""
+    fence = "`" * max([3] + [len(run) + 1 for run in re.findall(r"`+", reason)])
+    return "## Grading failed / 评分失败: 0/{}\n\n{}text\n{}\n{}\n".format(maximum, fence, reason, fence)
+
+
+def _append(variable, text):
+    """Append ``text`` to the file an Actions variable names (nothing when run elsewhere)."""
+    path = os.environ.get(variable)
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def main():
+    """Grade, or explain why not; always write the reporter's result. The exit status is 0: the
+    reporter step marks the run failed when points are missing."""
+    install = os.environ.get("INSTALL_OUTCOME", "")   # empty: not told (run outside the workflow)
+    python = _python()
+    bundle, reason = None, None
+    if install not in ("", "success"):
+        reason = _message("installing PyTorch and the katas did not succeed ({}): see the log of the install "
+                          "step".format(install), "安装 PyTorch 和练习没有成功（{}）：请查看安装步骤的日志".format(install))
+    else:
+        reason = _problem_with(python)
+    if reason is None:
+        bundle, reason = grade(python)
+    if bundle is not None:
+        result = bundle["classroom"]
+        print(bundle["text"])
+        _append("GITHUB_STEP_SUMMARY", bundle["markdown"])
+    else:
+        maximum = max_points(os.path.join(ROOT, "curriculum"))
+        if maximum is None:   # curriculum/ is gone: still record a zero, out of 1, rather than no grade
+            maximum = 1
+            reason += " " + _message("(curriculum/ is missing: the real maximum is unknown)",
+                                     "（缺少 curriculum/：无法得知满分）")
+        result = error_result(reason, maximum)
+        print("::error title=Grading failed / 评分失败::" + _command_text(reason))
+        _append("GITHUB_STEP_SUMMARY", _failure_summary(reason, maximum))
+    encoded = base64.b64encode(json.dumps(result, ensure_ascii=False).encode("utf-8")).decode("ascii")
+    _append("GITHUB_OUTPUT", "result={}\n".format(encoded))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""Gradescope: ``grade.py release --gradescope ZIP`` and its run_autograder on a simulated /autograder.
+
+Each test unpacks the zip into a fresh tree (``source/`` as Gradescope unpacks it, ``submission/``
+as a student submits), runs ``run_autograder`` with AUTOGRADER_ROOT pointing at that tree, and
+reads ``results/results.json``.
+"""
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from kata_harness.catalog import load_curriculum
+from selftests.gradekit import ROOT, run
+from selftests.once import built_once
+
+POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
+KATA_POINTS = {kata.name: sum(f.points for f in kata.functions) for kata in load_curriculum()}
+TOTAL_POINTS = sum(POINTS.values())
+VISIBILITY = "after_published"   # what the module's zip is released with
+
+
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory):
+    """One autograder zip for all these tests (the release grades the reference once to check it)."""
+    def release(folder):
+        done = run("release", "--gradescope", str(folder / "autograder.zip"), "--visibility", VISIBILITY,
+                   timeout=900)
+        assert done.returncode == 0, done.stderr
+        assert "checked" in done.stdout
+
+    return built_once(tmp_path_factory, "gradescope-release", release) / "autograder.zip"
+
+
+def _tree(autograder_zip, tmp_path):
+    """A simulated /autograder: the zip unpacked into source/, an empty submission/."""
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(autograder_zip) as archive:
+        archive.extractall(root / "source")
+    (root / "submission").mkdir()
+    return root
+
+
+def _run_autograder(root, python=sys.executable):
+    """Run run_autograder as Gradescope would; returns (results.json, its output)."""
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
+                          timeout=900, env={**os.environ, "AUTOGRADER_ROOT": str(root), "KATA_PYTHON": str(python)})
+    assert done.returncode == 0, done.stderr
+    return json.loads((root / "results" / "results.json").read_text(encoding="utf-8")), done.stdout + done.stderr
+
+
+def _scores(results):
+    return {test["name"]: test["score"] for test in results["tests"]}
+
+
+def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_path):
+    with zipfile.ZipFile(autograder_zip) as archive:
+        modes = {entry.filename: entry.external_attr >> 16 for entry in archive.infolist()}
+        settings = json.loads(archive.read("gradescope.json"))
+    for script in ("setup.sh", "run_autograder"):
+        assert modes[script] & stat.S_IXUSR, script   # Gradescope runs them
+    for name in ("grade_submission.py", "grade.py", "pyproject.toml", "README.md", "katas/k01_creation.py",
+                 "reference/k01_creation.py", "tests/test_k01_creation.py", "curriculum/k01_creation.toml",
+                 "kata_harness/grading.py"):
+        assert name in modes, name
+    assert not [name for name in modes if "__pycache__" in name or name.endswith(".pyc")]
+    assert settings == {"visibility": VISIBILITY, "lang": "en"}
+    root = _tree(autograder_zip, tmp_path)
+    setup = (root / "source" / "setup.sh").read_text()
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in setup
+    assert "apt-get install -y bubblewrap" in setup and 'pip install -e "$source_dir"' in setup
+    for script in ("setup.sh", "run_autograder"):
+        assert subprocess.run(["bash", "-n", str(root / "source" / script)]).returncode == 0, script
+
+
+def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_path):
+    root = _tree(autograder_zip, tmp_path)
+    submission = root / "submission"
+    for kata in ("k01_creation", "k02_dtypes"):
+        shutil.copy(ROOT / "reference" / f"{kata}.py", submission / f"{kata}.py")
+    (submission / "notes.txt").write_text("my notes")
+    # A link to the autograder's own reference would earn full marks if it were followed.
+    (submission / "k03_devices.py").symlink_to(root / "source" / "reference" / "k03_devices.py")
+    results, log = _run_autograder(root)
+    scores = _scores(results)
+    assert results["score"] == KATA_POINTS["k01_creation"] + KATA_POINTS["k02_dtypes"]
+    assert all(scores[name] == POINTS[name] for name in POINTS if name.startswith(("k01_", "k02_")))
+    assert all(scores[name] == 0 for name in POINTS if name.startswith("k03_"))
+    assert "`k01_creation.py`" in results["output"] and "k03_devices.py" in results["output"]   # graded, missing
+    assert f"score {results['score']}/{TOTAL_POINTS}" in results["output"] and results["output_format"] == "md"
+    assert results["visibility"] == VISIBILITY
+    assert all(test["visibility"] == VISIBILITY and test["tags"] == [test["name"].split(".")[0]]
+               for test in results["tests"])
+    assert results["execution_time"] > 0 and "grading" in log
+
+
+def test_katas_folder_with_a_hanging_function_costs_only_that_function(autograder_zip, tmp_path):
+    root = _tree(autograder_zip, tmp_path)
+    shutil.copytree(ROOT / "reference", root / "submission" / "repo" / "katas")
+    with open(root / "submission" / "repo" / "katas" / "k02_dtypes.py", "a") as handle:
+        handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
+    # A loose copy of a stub beside the repository: the file in katas/ wins.
+    shutil.copy(ROOT / "katas" / "k01_creation.py", root / "submission" / "k01_creation.py")
+    results, _ = _run_autograder(root)
+    scores = _scores(results)
+    assert scores["k02_dtypes.mean_value"] == 0 and "stopped" in _outputs(results)["k02_dtypes.mean_value"]
+    assert results["score"] == TOTAL_POINTS - POINTS["k02_dtypes.mean_value"]
+    assert results["execution_time"] >= 5   # the wall time, with the hang's 5 s limit in it
+
+
+def _outputs(results):
+    return {test["name"]: test["output"] for test in results["tests"]}
+
+
+def test_empty_submission_gets_zero_and_says_what_was_expected(autograder_zip, tmp_path):
+    root = _tree(autograder_zip, tmp_path)
+    (root / "submission" / "README.md").write_text("nothing to see")
+    results, _ = _run_autograder(root)
+    assert results["score"] == 0 and results["tests"] == []
+    assert "No kata files were found" in results["output"] and "k13_bmi.py" in results["output"]
+    assert "`katas/`" in results["output"] and "没有找到练习文件" in results["output"]
+
+
+def test_results_are_written_when_grade_py_crashes_or_python_is_missing(autograder_zip, tmp_path):
+    root = _tree(autograder_zip, tmp_path)
+    shutil.copy(ROOT / "reference" / "k01_creation.py", root / "submission" / "k01_creation.py")
+    (root / "source" / "grade.py").write_text("raise SystemExit('broken on purpose')\n")
+    results, log = _run_autograder(root)
+    assert results["score"] == 0 and "could not grade this submission" in results["output"]
+    assert "broken on purpose" in log   # the instructor's log says why
+    results, log = _run_autograder(root, python=tmp_path / "no-such-python")
+    assert results["score"] == 0 and "failed before it could grade" in results["output"]
+
+
+def test_release_refuses_a_zip_inside_the_project_or_over_an_existing_file(tmp_path):
+    assert run("release", "--gradescope", str(ROOT / "reference" / "autograder.zip")).returncode == 2
+    assert not (ROOT / "reference" / "autograder.zip").exists()
+    existing = tmp_path / "autograder.zip"
+    existing.write_text("mine")
+    refused = run("release", "--gradescope", str(existing))
+    assert refused.returncode == 2 and "--force" in refused.stderr and existing.read_text() == "mine"
+    nothing = run("release")
+    assert nothing.returncode == 2 and "--gradescope" in nothing.stderr
