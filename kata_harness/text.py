@@ -273,6 +273,17 @@ MESSAGES = {
         "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
         "zh": "你这一步的长度（以“用各微批次平均梯度做一步 SGD”为单位）",
     },
+    "probe.deterministic": {
+        "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",
+        "zh": "调用之后确定性算法是否开着（torch.are_deterministic_algorithms_enabled()）",
+    },
+    "probe.warn_only": {
+        "en": "whether the deterministic mode only warns (torch.is_deterministic_algorithms_warn_only_enabled())",
+        "zh": "确定性模式是否只给出警告（torch.is_deterministic_algorithms_warn_only_enabled()）",
+    },
+    "probe.cudnn_benchmark": {
+        "en": "torch.backends.cudnn.benchmark after the call", "zh": "调用之后的 torch.backends.cudnn.benchmark",
+    },
 }
 
 

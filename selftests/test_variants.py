@@ -37,10 +37,12 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     assert "陷阱" in chinese and section_text(info.section, "zh") in chinese, chinese
 
 
-# The curriculum of CATALOG.md; a kata an instructor adds needs no variants to be graded.
+# The curriculum of CATALOG.md and the katas that cover the rest of the lesson; a kata an
+# instructor adds needs no variants to be graded.
 CORE_KATAS = ("k01_creation", "k02_dtypes", "k03_devices", "k04_contiguity", "k05_grad_accumulation",
               "k06_numpy_bridge", "k07_clone_view", "k08_broadcasting", "k09_inplace_autograd", "k10_inference",
-              "k11_reproducibility", "k12_joining", "k13_bmi")
+              "k11_reproducibility", "k12_joining", "k13_bmi", "k14_indexing", "k15_dimensions", "k16_reshape",
+              "k17_creation_traps", "k18_promotion", "k19_numpy_strides", "k20_determinism")
 
 
 def test_every_function_has_a_wrong_answer_and_two_correct_idioms():
