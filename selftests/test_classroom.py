@@ -33,9 +33,10 @@ WORKFLOW = ROOT / ".github" / "workflows" / "classroom.yml"
 MIXED = "selftests/fixtures/mixed_solutions"
 GOLDEN = ROOT / "selftests" / "golden"
 TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
-# The wrong answer planted in the template, and the pitfall text the curriculum gives for it.
+# The wrong answer planted in the template (an int64 result), and what the curriculum says about it.
 WRONG_FILLED = "\ndef filled(shape, value):\n    return torch.full(shape, value)\n"
-FILLED_PITFALL = "infers the dtype from the fill value"
+FILLED = next(f for kata in load_curriculum() for f in kata.functions if f.qualified == "k01_creation.filled")
+FILLED_PITFALL = FILLED.pitfall("dtype")["en"]
 
 
 def _workflow():
@@ -167,7 +168,7 @@ def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo,
     # The job summary: the score, a table row per function, and the failure in full.
     assert f"score {TOTAL_POINTS - 1}/{TOTAL_POINTS}" in step_summary
     assert "| ❌ | `filled` | 0/1 |" in step_summary and "| ✅ | `mask_like` | 1/1 |" in step_summary
-    assert FILLED_PITFALL in step_summary and "Hint: Try torch.full((2, 3), 7).dtype" in step_summary
+    assert FILLED_PITFALL in step_summary and f"Hint: {FILLED.hint(1)}" in step_summary
 
 
 def test_grade_py_broken_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
