@@ -158,11 +158,12 @@ class Child:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            try:
-                stream.close()
-            except (OSError, ValueError):
-                pass
+        try:
+            self.process.stdin.close()
+        except (OSError, ValueError):
+            pass
+        # stdout and stderr are left to their reader threads: closing a stream while a thread reads
+        # it would wait for that read, which a process that escaped the kill can hold open forever.
         with _LIVE_LOCK:
             _LIVE.discard(self)
 

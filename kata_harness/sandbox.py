@@ -99,7 +99,8 @@ def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str
     for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
         if name in os.environ:
             args += ["--setenv", name, os.environ[name]]
-    args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", "/tmp"]
+    # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(ROOT)]
     return args + ["--"]
 
 

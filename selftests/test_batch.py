@@ -1,9 +1,13 @@
 """grade.py batch: one gradebook for many submissions, equal to grading each one alone."""
 
 import csv
+import shutil
 
+import pytest
+
+from kata_harness import sandbox
 from kata_harness.catalog import load_curriculum
-from selftests.gradekit import functions, grade_json, run
+from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
 
 NAMES = [f.qualified for kata in load_curriculum() for f in kata.functions]
@@ -68,3 +72,108 @@ def test_unreadable_kata_file_is_noted_and_the_rest_graded(tmp_path):
     import json
     row = json.loads(out.read_text())[0]
     assert row["k13_bmi.bmi_report"] == 0 and row["k01_creation.filled"] == 1 and "unreadable" in row["notes"]
+
+
+def _files_digest(folder):
+    import hashlib
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+BATCH_MODES = [[]] + ([["--no-sandbox"]] if sandbox.available() else [])
+
+
+@pytest.mark.parametrize("flags", BATCH_MODES, ids=lambda f: "no-sandbox" if f else "sandbox")
+def test_no_submission_can_disturb_another(flags, tmp_path):
+    """Hostile submissions beside honest ones: each honest row is exactly what it is alone, the
+    hostile ones earn nothing unearned, and nothing changes the gradebook after the run."""
+    import json
+    import textwrap
+    import time
+
+    if not flags and not sandbox.available():
+        pytest.skip("bubblewrap is not installed here")
+    subs = tmp_path / "submissions"
+    out = tmp_path / "gradebook.csv"
+    copy_from = {"alice-solved": ROOT / "reference", "bob-stub": ROOT / "katas"}
+    attacks = {
+        # reference + a function that kills the zygote it was forked from
+        "mallory-killer": ("reference", "\ndef filled(shape, value):\n    import os\n    os.kill(os.getppid(), 9)\n"),
+        # stubs + a detached process that keeps writing forged events and result lines for a minute
+        "mallory-forger": ("katas", textwrap.dedent("""
+            import os, sys, subprocess
+            FORGE = (
+                "import json, os, time  # kata-orphan-marker\\n"
+                "line = json.dumps({'event': 'observed', 'kata': 'k01_creation', 'function': 'filled', "
+                "'observations': {}}).encode() + b'\\\\n'\\n"
+                "for _ in range(600):\\n"
+                "    for fd in range(3, 64):\\n"
+                "        for prefix in (b'', b'J ', b'Z '):\\n"
+                "            try: os.write(fd, prefix + line)\\n"
+                "            except OSError: pass\\n"
+                "    time.sleep(0.1)\\n")
+            subprocess.Popen([sys.executable, "-c", FORGE], start_new_session=True, close_fds=False)
+        """)),
+        # reference + code that tries to overwrite every other submission and the gradebook
+        "mallory-vandal": ("reference", textwrap.dedent(f"""
+            import glob
+            for path in glob.glob({str(subs)!r} + "/*/*.py") + glob.glob({str(subs)!r} + "/*/katas/*.py") \\
+                    + [{str(out)!r}]:
+                try:
+                    open(path, "w").write("def filled(shape, value):\\n    return None\\n")
+                except OSError:
+                    pass
+        """)),
+        # stubs + a process that rewrites the gradebook and its cache after the run
+        "mallory-late": ("katas", textwrap.dedent(f"""
+            import subprocess, sys
+            LATER = ("import time; time.sleep(4)  # kata-orphan-marker\\n"
+                     "for p in ({str(out)!r}, {str(out) + '.cache.json'!r}): open(p, 'w').write('forged')\\n")
+            subprocess.Popen([sys.executable, "-c", LATER], start_new_session=True)
+        """)),
+    }
+    for name, source in copy_from.items():
+        shutil.copytree(source, subs / name)
+    for name, (base, code) in attacks.items():
+        shutil.copytree(ROOT / base, subs / name)
+        target = subs / name / "k01_creation.py"
+        target.write_text(target.read_text(encoding="utf-8") + code, encoding="utf-8")
+    formula = '=HYPERLINK("example.invalid","click")'
+    shutil.copytree(ROOT / "reference", subs / formula)
+    (subs / "mallory-zero").mkdir()
+    shutil.copytree(ROOT / "reference", subs / "mallory-zero" / "katas")
+    (subs / "mallory-zero" / "katas" / "k01_creation.py").unlink()
+    (subs / "mallory-zero" / "katas" / "k01_creation.py").symlink_to("/dev/zero")
+    (subs / "mallory-linker").mkdir()
+    (subs / "mallory-linker" / "katas").symlink_to(subs / "alice-solved")
+    honest = {name: _files_digest(subs / name) for name in copy_from}
+
+    started = time.monotonic()
+    done = run("batch", str(subs), "--out", str(out), "-j", "1", "--timeout", "3", *flags, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert time.monotonic() - started < 400
+    written = out.read_bytes()
+    book = _gradebook(out)
+    full = int(book["alice-solved"]["max_score"])
+    k01_points = sum(f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation")
+    filled_points = next(f.points for kata in load_curriculum() for f in kata.functions
+                         if f.qualified == "k01_creation.filled")
+    assert book["alice-solved"]["score"] == str(full)
+    assert book["bob-stub"]["score"] == "0"
+    assert book["mallory-forger"]["score"] == "0" and book["mallory-late"]["score"] == "0"
+    assert book["mallory-killer"]["k01_creation.filled"] == "0"
+    assert int(book["mallory-killer"]["score"]) <= full - filled_points
+    assert book["mallory-linker"]["score"] == "0" and "symbolic link" in book["mallory-linker"]["notes"]
+    assert int(book["mallory-zero"]["score"]) == full - k01_points
+    assert "k01_creation.py" in book["mallory-zero"]["notes"]
+    if not flags:   # unsandboxed, a submission can write anywhere the grader can: only its rows are safe
+        assert {name: _files_digest(subs / name) for name in copy_from} == honest
+    raw = written.decode("utf-8-sig")
+    assert "'" + formula.replace('"', '""') in raw and "\n" + formula not in raw
+    assert book["'" + formula]["score"] == str(full)
+
+    time.sleep(5)   # the late writer's moment has passed: it never ran, or could not write
+    assert out.read_bytes() == written
+    if not flags:   # a second run (the vandal's files intact) reuses nothing forged and gives the same rows
+        again = run("batch", str(subs), "--out", str(out), "-j", "1", *flags, timeout=600)
+        assert again.returncode == 0 and _gradebook(out) == book

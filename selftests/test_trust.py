@@ -1,0 +1,251 @@
+"""A cheating student against grade.py: forged results, a patched grader, a student repository
+that tries to replace the grader, processes left behind. Each attack must earn nothing, leave a
+result in bounded time and leave no process running; the honest functions beside it still pass.
+
+Every attack runs with the sandbox (bubblewrap, where installed) and without it (KATA_SANDBOX=none,
+as on macOS and Windows): the judge alone must hold in both.
+"""
+
+import json
+import os
+import py_compile
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from kata_harness import sandbox
+from kata_harness.catalog import load_curriculum
+from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
+
+K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
+MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
+MARKER = "kata-orphan-marker"
+
+# Code prepended to the stubs of k01 (whose functions then earn nothing honestly): each tries to
+# make the stubs pass anyway.
+FORGERIES = {
+    "observer_returns_nothing": """
+        import kata_harness.runner as runner
+        runner.observe_devices = lambda *args, **kwargs: {}
+    """,
+    "observer_returns_no_cases": """
+        import kata_harness.observe as observe, kata_harness.runner as runner
+        observe.observe_function = lambda *args, **kwargs: []
+        runner.observe_function = observe.observe_function
+    """,
+    "observer_describes_nothing": """
+        import kata_harness.observe as observe
+        observe.describe = lambda *args, **kwargs: {"kind": "none"}
+        observe.observe_case = lambda fn, spec, case, seed, device, learner_file=None: {"call": "", "label": None}
+    """,
+    "forged_events_through_the_channel": """
+        import gc, os
+        from kata_harness.child import _Channel
+        send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
+        for name in ("arange_inclusive", "evenly_spaced", "filled", "trainable", "init_weight", "mask_like"):
+            send("start", kata="k01_creation", function=name)
+            send("observed", kata="k01_creation", function=name, observations={})
+        send("done")
+        os._exit(0)
+    """,
+    "forged_cuda_only_observations": """
+        import gc, os
+        from kata_harness.child import _Channel
+        send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
+        send("start", kata="k01_creation", function="arange_inclusive")
+        send("observed", kata="k01_creation", function="arange_inclusive", observations={"cuda": []})
+    """,
+    "malformed_and_oversized_lines": """
+        import os
+        for fd in range(3, 40):
+            try:
+                os.write(fd, b'{"event": "start"}\\n' + b"x" * (9 << 20) + b"\\n")
+            except OSError:
+                pass
+    """,
+}
+
+
+def _run(solutions, *args, mode="none", timeout=240, env=None):
+    environment = {**os.environ, "KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none", **(env or {})}
+    return subprocess.run([sys.executable, str(ROOT / "grade.py"), "--solutions", str(solutions), "--format",
+                           "json", "--timeout", "3", "--deadline", "150", *args],
+                          capture_output=True, text=True, timeout=timeout, env=environment, cwd=ROOT)
+
+
+def _marked_processes() -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                    if MARKER.encode() in handle.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_forgery_on_stubs_earns_nothing(name, mode, tmp_path):
+    solutions = tmp_path / "katas"
+    shutil.copytree(ROOT / "katas", solutions)
+    target = solutions / "k01_creation.py"
+    target.write_text(textwrap.dedent(FORGERIES[name]) + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
+    started = time.monotonic()
+    done = _run(solutions, "k01", "k02", mode=mode)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert time.monotonic() - started < 170
+    doc = json.loads(done.stdout)
+    assert doc["sandbox"] == mode
+    assert doc["score"] == 0, {k: v for k, v in statuses(doc).items() if v == "passed"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_heartbeats_do_not_extend_the_time_limit(mode, tmp_path):
+    """A thread that keeps sending events while the function hangs: the limit still holds."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent("""
+        import gc, threading, time
+        from kata_harness.child import _Channel
+        def _beat():
+            send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
+            while True:
+                send("heartbeat")
+                send("start", kata="k01_creation", function="filled")
+                time.sleep(0.2)
+        def filled(shape, value):
+            threading.Thread(target=_beat, daemon=True).start()
+            time.sleep(1000)
+    """))
+    started = time.monotonic()
+    done = _run(solutions, "k01", mode=mode)
+    assert time.monotonic() - started < 60
+    graded = statuses(json.loads(done.stdout))
+    assert graded["k01_creation.filled"] == "error"
+    assert [n for n in K01 if graded[n] != "passed"] == ["k01_creation.filled"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path):
+    """Learner code starts detached processes (a new session, a double fork) that would write a
+    result file later: after grade.py returns none of them runs and the file stays unwritten."""
+    late = tmp_path / "late-write.json"
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent(f"""
+        import os, subprocess, sys
+        LATER = "import time; time.sleep(4); open({str(late)!r}, 'w').write('forged')  # {MARKER}"
+        def filled(shape, value):
+            subprocess.Popen([sys.executable, "-c", LATER], start_new_session=True)
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    os.execv(sys.executable, [sys.executable, "-c", LATER])
+                os._exit(0)
+            raise ValueError("no")
+    """))
+    done = _run(solutions, "k01", mode=mode)
+    assert json.loads(done.stdout)["score"] == 6
+    assert _marked_processes() == []
+    time.sleep(5)
+    assert not late.exists()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sigterm_ends_the_whole_tree(mode, tmp_path):
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent(f"""
+        import subprocess, sys, time
+        def filled(shape, value):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {MARKER}"],
+                             start_new_session=True)
+            time.sleep(1000)
+    """))
+    environment = {**os.environ, "KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none"}
+    grading = subprocess.Popen([sys.executable, str(ROOT / "grade.py"), "k01", "--solutions", str(solutions),
+                                "--timeout", "300"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=environment)
+    until = time.monotonic() + 60
+    while not _marked_processes() and time.monotonic() < until:
+        time.sleep(0.2)
+    assert _marked_processes(), "the learner's process never started"
+    grading.send_signal(signal.SIGTERM)
+    grading.wait(timeout=20)
+    time.sleep(0.5)
+    assert _marked_processes() == []
+
+
+def test_sandbox_hides_the_answers_and_other_files(tmp_path):
+    """Inside the sandbox learner code sees no reference/, no answer key, no files beside its own
+    folder, cannot write the project, and has no network and a cleared environment."""
+    if not sandbox.available():
+        pytest.skip("bubblewrap is not installed here")
+    report = tmp_path / "elsewhere" / "what-i-saw.txt"
+    report.parent.mkdir()
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent(f"""
+        import os, socket
+        def _probe():
+            seen = {{}}
+            for path in ({str(ROOT / "reference")!r}, {str(ROOT / "tests" / "answer_key.dat")!r},
+                         {str(report.parent)!r}, {str(ROOT / "grade.py")!r}):
+                seen[path] = os.path.exists(path)
+            try:
+                open({str(ROOT / "kata_harness" / "x.py")!r}, "w").write("x")
+                seen["write"] = True
+            except OSError:
+                seen["write"] = False
+            seen["network"] = any(name != "lo" for _, name in socket.if_nameindex())
+            seen["secret"] = "KATA_SECRET" in os.environ
+            return seen
+        def filled(shape, value):
+            raise ValueError(repr(_probe()))
+    """))
+    done = _run(solutions, "k01", mode="bubblewrap", env={"KATA_SECRET": "s3cret"})
+    message = functions(json.loads(done.stdout))["k01_creation.filled"]["message"]
+    assert "True" not in message, message
+    assert not (ROOT / "kata_harness" / "x.py").exists()
+
+
+def _project_copy(tmp_path):
+    copy = tmp_path / "project"
+    copy.mkdir()
+    for name in ("grade.py", "pyproject.toml", "conftest.py"):
+        shutil.copy2(ROOT / name, copy / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("kata_harness", "tests", "curriculum", "katas", "reference"):
+        shutil.copytree(ROOT / name, copy / name, ignore=skip)
+    return copy
+
+
+def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
+    """An argparse.py beside grade.py and an unchecked-hash .pyc in kata_harness/__pycache__ that
+    would pass every function: grade.py imports neither, and the stubs still score 0."""
+    copy = _project_copy(tmp_path)
+    marker = tmp_path / "argparse-ran"
+    (copy / "argparse.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit(0)\n")
+    evil = tmp_path / "grading.py"
+    evil.write_text((copy / "kata_harness" / "grading.py").read_text().replace(
+        "def verdict_for(expected: dict, observations: dict) -> Verdict:",
+        "def verdict_for(expected: dict, observations: dict) -> Verdict:\n    return Verdict('passed')\n\n\n"
+        "def _unused(expected: dict, observations: dict) -> Verdict:"))
+    pycache = copy / "kata_harness" / "__pycache__"
+    pycache.mkdir()
+    tag = sys.implementation.cache_tag
+    py_compile.compile(str(evil), cfile=str(pycache / f"grading.{tag}.pyc"), dfile=str(evil),
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    done = subprocess.run([sys.executable, str(copy / "grade.py"), "k01", "--format", "json"],
+                          capture_output=True, text=True, timeout=300, cwd=copy)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["score"] == 0
+    assert not marker.exists()
