@@ -1,9 +1,11 @@
-"""k01_creation: creating tensors / 创建张量 (tutorial / 教程 §3, §4.3, §4.5)
+"""k01_creation: creating tensors / 创建张量
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k01` (score) or `pytest tests/test_k01_creation.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k01`
 （查看得分）或 `pytest tests/test_k01_creation.py`（查看详情）检查。
+Lesson notes: §3, §4.3, §4.5 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §3、§4.3、§4.5。
 """
 
 import torch
@@ -15,12 +17,12 @@ def arange_inclusive(start: int, end: int, step: int = 1) -> torch.Tensor:
     Pitfall: `torch.arange(start, end, step)` stops before `end`.
     Example: arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10]);
              arange_inclusive(0, 10, 3) -> tensor([0, 3, 6, 9])
-    Tutorial: §3.4
+    Lesson (docs/lesson.md): §3.4
 
     从 `start` 开始、到 `end` 为止（步长恰好落在 `end` 上时包含 `end`）的 int64 整数序列，step > 0。
     陷阱：`torch.arange(start, end, step)` 不包含 `end`。
     示例：arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10])
-    教程：§3.4
+    讲义（docs/lesson.zh.md）：§3.4
     """
     raise NotImplementedError("arange_inclusive: not implemented yet / 尚未实现")
 
@@ -33,14 +35,14 @@ def evenly_spaced(start: float, end: float, count: int) -> torch.Tensor:
     (0.3 is missing), `torch.arange(1, 1.3, 0.1)` has 4 (the last one is 1.3). Think in number
     of points, not step size.
     Example: evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
-    Tutorial: §3.4
+    Lesson (docs/lesson.md): §3.4
 
     从 `start` 到 `end`（两端都包含）均匀分布的 `count` 个 float32 数。
     陷阱：`torch.arange(start, end, step)` 不包含 `end`，而且用浮点步长时，点的“个数”来自一次带舍入的
     除法：`torch.arange(0, 0.3, 0.1)` 有 3 个点（缺了 0.3），`torch.arange(1, 1.3, 0.1)` 却有 4 个点
     （最后一个就是 1.3）。应该按“点数”而不是“步长”来想。
     示例：evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
-    教程：§3.4
+    讲义（docs/lesson.zh.md）：§3.4
     """
     raise NotImplementedError("evenly_spaced: not implemented yet / 尚未实现")
 
@@ -50,12 +52,12 @@ def filled(shape: tuple, value: float) -> torch.Tensor:
 
     Pitfall: `torch.full(shape, 7)` infers int64 from the int fill value.
     Example: filled((2, 3), 7) -> 2x3 tensor of 7.0, dtype float32
-    Tutorial: §3.5, §4.3
+    Lesson (docs/lesson.md): §3.5, §4.3
 
     形状为 `shape`、全部填充 `value` 的 float32 张量；`value` 是整数（如 7）时也一样。
     陷阱：`torch.full(shape, 7)` 会根据整数填充值推断出 int64。
     示例：filled((2, 3), 7) -> 2x3、值为 7.0 的 float32 张量
-    教程：§3.5、§4.3
+    讲义（docs/lesson.zh.md）：§3.5、§4.3
     """
     raise NotImplementedError("filled: not implemented yet / 尚未实现")
 
@@ -69,7 +71,7 @@ def trainable(values) -> torch.Tensor:
     Pitfall: int tensors cannot require grad; and `t.float()` returns `t` itself when `t` is
     already float32, so `t.float().requires_grad_()` flips the caller's tensor.
     Example: trainable([[1, 2], [3, 4]]) -> tensor([[1., 2.], [3., 4.]], requires_grad=True)
-    Tutorial: §3.6, §4.5
+    Lesson (docs/lesson.md): §3.6, §4.5
 
     返回一个新的 float32 叶子张量，requires_grad=True，内容为 `values`。
     `values` 可以是整数/浮点数的嵌套列表，也可以是任意 dtype 的张量。结果放在输入张量所在的设备上
@@ -77,7 +79,7 @@ def trainable(values) -> torch.Tensor:
     陷阱：整数张量不能 requires_grad；而当 `t` 已经是 float32 时 `t.float()` 返回的就是 `t` 本身，
     所以 `t.float().requires_grad_()` 会把调用者的张量也改掉。
     示例：trainable([[1, 2], [3, 4]]) -> tensor([[1., 2.], [3., 4.]], requires_grad=True)
-    教程：§3.6、§4.5
+    讲义（docs/lesson.zh.md）：§3.6、§4.5
     """
     raise NotImplementedError("trainable: not implemented yet / 尚未实现")
 
@@ -89,14 +91,14 @@ def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
     Pitfall: `torch.randn(..., requires_grad=True) * std` is the result of a multiplication,
     not a leaf, so its `.grad` stays None after backward().
     Example: init_weight((2, 2), 0.01, 0).is_leaf -> True
-    Tutorial: §4.5
+    Lesson (docs/lesson.md): §4.5
 
     返回一个 float32 叶子张量，requires_grad=True，值为
     `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`。
     陷阱：`torch.randn(..., requires_grad=True) * std` 是乘法的结果而不是叶子张量，
     backward() 之后它的 `.grad` 仍然是 None。
     示例：init_weight((2, 2), 0.01, 0).is_leaf -> True
-    教程：§4.5
+    讲义（docs/lesson.zh.md）：§4.5
     """
     raise NotImplementedError("init_weight: not implemented yet / 尚未实现")
 
@@ -107,11 +109,11 @@ def mask_like(x: torch.Tensor) -> torch.Tensor:
     Pitfall: `torch.zeros(x.shape)` is float32 and lands on the default device (cpu),
     not on `x`'s device.
     Example: mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 False, bool, on cuda
-    Tutorial: §3.2, §4.4
+    Lesson (docs/lesson.md): §3.2, §4.4
 
     返回与 `x` 形状相同、设备也相同的全 False 布尔张量。
     陷阱：`torch.zeros(x.shape)` 是 float32，而且放在默认设备（cpu）上，而不是 `x` 所在的设备。
     示例：mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 的 False，bool，位于 cuda
-    教程：§3.2、§4.4
+    讲义（docs/lesson.zh.md）：§3.2、§4.4
     """
     raise NotImplementedError("mask_like: not implemented yet / 尚未实现")

@@ -1,9 +1,11 @@
-"""k09_inplace_autograd: in-place operations and autograd / 原地操作与自动求导 (tutorial / 教程 §8.2)
+"""k09_inplace_autograd: in-place operations and autograd / 原地操作与自动求导
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k09` (score) or `pytest tests/test_k09_inplace_autograd.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k09`
 （查看得分）或 `pytest tests/test_k09_inplace_autograd.py`（查看详情）检查。
+Lesson notes: §8.2 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §8.2。
 """
 
 import torch
@@ -20,7 +22,7 @@ def sgd_update_(params: list, lr: float) -> None:
     the caller's tensors do not change at all.
     Example: w = torch.tensor([1.0, 2.0], requires_grad=True); w.grad = torch.tensor([10.0, 10.0])
              sgd_update_([w], 0.1)  ->  w is now tensor([0., 1.], requires_grad=True)
-    Tutorial: §8.2
+    Lesson (docs/lesson.md): §8.2
 
     对 `params` 中的每个叶子张量 `p`（requires_grad=True，`.grad` 已经算好）“原地”执行
     `p -= lr * p.grad`：改变的是调用者的张量对象本身、就在它原来的内存里；每个 `p` 仍然是
@@ -31,7 +33,7 @@ def sgd_update_(params: list, lr: float) -> None:
     调用者的张量根本没有改变。
     示例：w = torch.tensor([1.0, 2.0], requires_grad=True); w.grad = torch.tensor([10.0, 10.0])
           sgd_update_([w], 0.1)  ->  w 变成 tensor([0., 1.], requires_grad=True)
-    教程：§8.2
+    讲义（docs/lesson.zh.md）：§8.2
     """
     raise NotImplementedError("sgd_update_: not implemented yet / 尚未实现")
 
@@ -46,7 +48,7 @@ def doubled_sigmoid(x: torch.Tensor) -> torch.Tensor:
     operation". Use out-of-place operations.
     Example: doubled_sigmoid(torch.tensor([0.0], requires_grad=True)) -> tensor([1.], grad_fn=...)
              and its backward() gives x.grad == tensor([0.5])
-    Tutorial: §8.2
+    Lesson (docs/lesson.md): §8.2
 
     计算 `2 * sigmoid(x)`，并且自动求导能够穿过这个结果反向传播（当 `x` 需要梯度时，
     `doubled_sigmoid(x).sum().backward()` 必须能运行并给出正确的梯度）。
@@ -56,6 +58,6 @@ def doubled_sigmoid(x: torch.Tensor) -> torch.Tensor:
     operation”。请使用非原地操作。
     示例：doubled_sigmoid(torch.tensor([0.0], requires_grad=True)) -> tensor([1.], grad_fn=...)
           对它 backward() 之后 x.grad == tensor([0.5])
-    教程：§8.2
+    讲义（docs/lesson.zh.md）：§8.2
     """
     raise NotImplementedError("doubled_sigmoid: not implemented yet / 尚未实现")

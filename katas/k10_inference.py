@@ -1,9 +1,11 @@
-"""k10_inference: inference mode / 推理模式 (tutorial / 教程 §7, §8.2, §8.4)
+"""k10_inference: inference mode / 推理模式
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k10` (score) or `pytest tests/test_k10_inference.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k10`
 （查看得分）或 `pytest tests/test_k10_inference.py`（查看详情）检查。
+Lesson notes: §7, §8.2, §8.4 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §7、§8.2、§8.4。
 """
 
 import torch
@@ -28,7 +30,7 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     `torch.no_grad()`, whose results are ordinary tensors.
     Example: model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
-    Tutorial: §7 ("CUDA out of memory" row), §8.2, §8.4
+    Lesson (docs/lesson.md): §7 ("CUDA out of memory" row), §8.2, §8.4
 
     在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的运行统计量），并且不构建
     计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
@@ -43,7 +45,7 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，它返回的是普通张量。
     示例：model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
           predict(model, x) -> 评估模式下的输出，requires_grad=False；之后 model.training 仍为 True
-    教程：§7（“CUDA out of memory”那一行）、§8.2、§8.4
+    讲义（docs/lesson.zh.md）：§7（“CUDA out of memory”那一行）、§8.2、§8.4
     """
     raise NotImplementedError("predict: not implemented yet / 尚未实现")
 
@@ -58,7 +60,7 @@ def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> to
     shorter chunk must not be dropped.
     Example: predict_in_batches(model, torch.randn(10, 4), 4) -> the model sees 4, 4 and 2 rows;
              the result equals predict(model, x) (shape (10, ...))
-    Tutorial: §7 ("CUDA out of memory" row), §8.4
+    Lesson (docs/lesson.md): §7 ("CUDA out of memory" row), §8.4
 
     结果与 `predict(model, x)` 相同，但模型每次最多只能看到 `x` 的 `batch_size` 行：按顺序把 `x`
     切成每块最多 `batch_size` 行的小块（最后一块可以更短），逐块计算，再按原顺序拼接输出。
@@ -66,6 +68,6 @@ def predict_in_batches(model: nn.Module, x: torch.Tensor, batch_size: int) -> to
     `torch.chunk(x, n)` 切出的是最多 n 块，而不是每块 n 行；最后那块较短的也不能丢掉。
     示例：predict_in_batches(model, torch.randn(10, 4), 4) -> 模型依次看到 4、4、2 行；
           结果等于 predict(model, x)（形状为 (10, ...)）
-    教程：§7（“CUDA out of memory”那一行）、§8.4
+    讲义（docs/lesson.zh.md）：§7（“CUDA out of memory”那一行）、§8.4
     """
     raise NotImplementedError("predict_in_batches: not implemented yet / 尚未实现")

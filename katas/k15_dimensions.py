@@ -4,7 +4,8 @@ Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k15` (score) or `pytest tests/test_k15_dimensions.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k15`
 （查看得分）或 `pytest tests/test_k15_dimensions.py`（查看详情）检查。
-Lesson notes: §5.1, §5.3 in docs/lesson.md.  讲义：docs/lesson.zh.md 的 §5.1、§5.3。
+Lesson notes: §5.1, §5.3 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §5.1、§5.3。
 """
 
 import torch
@@ -19,7 +20,7 @@ def sample_as_batch(batch: torch.Tensor, i: int) -> torch.Tensor:
     but `batch[i:i + 1]` is EMPTY for i = -1 (it is `batch[-1:0]`).
     Example: sample_as_batch(torch.zeros(8, 3), 2).shape -> (1, 3);
              sample_as_batch(x, -1) -> the last sample, shape (1, 3)
-    Lesson: §5.1 (docs/lesson.md)
+    Lesson (docs/lesson.md): §5.1
 
     把 `batch`（形状 (N, ...)）中的第 `i` 个样本作为“只有一个样本的批次”返回：形状 (1, ...)，内容是
     `batch[i]`。`i` 可以是负数，含义与 Python 相同（-1 是最后一个样本）。
@@ -28,7 +29,7 @@ def sample_as_batch(batch: torch.Tensor, i: int) -> torch.Tensor:
     但当 i = -1 时 `batch[i:i + 1]` 是“空的”（它就是 `batch[-1:0]`）。
     示例：sample_as_batch(torch.zeros(8, 3), 2).shape -> (1, 3)；
           sample_as_batch(x, -1) -> 最后一个样本，形状 (1, 3)
-    讲义：§5.1（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§5.1
     """
     raise NotImplementedError("sample_as_batch: not implemented yet / 尚未实现")
 
@@ -42,7 +43,7 @@ def relative_to_first_column(x: torch.Tensor) -> torch.Tensor:
     when N == D it silently subtracts x[d, 0] from column d. Keep the axis: an (N, 1) column.
     Example: relative_to_first_column(torch.tensor([[1.0, 2.0, 4.0], [10.0, 20.0, 40.0]]))
              -> tensor([[0., 1., 3.], [0., 10., 30.]])
-    Lesson: §5.1, §5.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §5.1, §5.3
 
     返回 (N, D) 浮点张量 `x` 的每一列减去同一行第一列之后的结果：`out[n, d] == x[n, d] - x[n, 0]`
     （所以结果的第一列全是 0）。
@@ -51,6 +52,6 @@ def relative_to_first_column(x: torch.Tensor) -> torch.Tensor:
     x[d, 0]。请保留这个维度：用 (N, 1) 的一列。
     示例：relative_to_first_column(torch.tensor([[1.0, 2.0, 4.0], [10.0, 20.0, 40.0]]))
           -> tensor([[0., 1., 3.], [0., 10., 30.]])
-    讲义：§5.1、§5.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§5.1、§5.3
     """
     raise NotImplementedError("relative_to_first_column: not implemented yet / 尚未实现")

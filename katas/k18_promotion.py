@@ -4,7 +4,8 @@ Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k18` (score) or `pytest tests/test_k18_promotion.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k18`
 （查看得分）或 `pytest tests/test_k18_promotion.py`（查看详情）检查。
-Lesson notes: §4.3, §5.3 in docs/lesson.md.  讲义：docs/lesson.zh.md 的 §4.3、§5.3。
+Lesson notes: §4.3, §5.3 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §4.3、§5.3。
 """
 
 import numpy as np
@@ -21,7 +22,7 @@ def project(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     is not `@`: `*` multiplies matching elements (it raises, or silently broadcasts when the
     shapes happen to fit); `@` (`torch.matmul`) is the matrix product.
     Example: project(torch.tensor([[1, 2]]), torch.tensor([[0.5], [0.25]])) -> tensor([[1.]])
-    Lesson: §4.3, §5.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §4.3, §5.3
 
     计算 int64 张量 `x`（N, D）（例如计数）与 float32 权重 `w`（D, K）的矩阵乘积：得到 float32 的
     (N, K) 张量，`out[n, k] == 对 d 求和 x[n, d] * w[d, k]`，位于 `x` 所在的设备上（`w` 也在那里）。
@@ -29,7 +30,7 @@ def project(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
     "expected m1 and m2 to have the same dtype"。另外 `*` 不等于 `@`：`*` 是对应元素相乘（形状对不上
     时报错，碰巧能广播时则悄悄算出别的东西）；`@`（`torch.matmul`）才是矩阵乘法。
     示例：project(torch.tensor([[1, 2]]), torch.tensor([[0.5], [0.25]])) -> tensor([[1.]])
-    讲义：§4.3、§5.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§4.3、§5.3
     """
     raise NotImplementedError("project: not implemented yet / 尚未实现")
 
@@ -43,7 +44,7 @@ def weighted_sum(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
     the order matters: `weights @ values` sums over the wrong axis (and only runs when N == D).
     Example: weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
              -> tensor([2., 5.])
-    Lesson: §5.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §5.3
 
     每行求一个加权和：对 `values`（N, D）和 `weights`（D,）（都是浮点），返回 (N,) 张量，
     `out[n] == 对 d 求和 values[n, d] * weights[d]`。
@@ -52,7 +53,7 @@ def weighted_sum(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
     （只有 N == D 时才能运行）。
     示例：weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
           -> tensor([2., 5.])
-    讲义：§5.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§5.3
     """
     raise NotImplementedError("weighted_sum: not implemented yet / 尚未实现")
 
@@ -68,7 +69,7 @@ def standardize(x: torch.Tensor, mean: np.ndarray, std: np.ndarray) -> torch.Ten
     dtype". Convert the statistics to x's dtype first.
     Example: standardize(torch.tensor([[2.0, 10.0]]), np.array([1.0, 5.0]), np.array([1.0, 5.0]))
              -> tensor([[1., 1.]]) (float32)
-    Lesson: §4.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §4.3
 
     对 float32 特征 `x`（N, D）计算 `(x - mean) / std`，其中每个特征的统计量 `mean`、`std` 是形状为 (D,)
     的 float64 NumPy 数组（就像用 NumPy 在整个数据集上算出来的那样）。结果要和 `x` 一样保持 float32，
@@ -78,6 +79,6 @@ def standardize(x: torch.Tensor, mean: np.ndarray, std: np.ndarray) -> torch.Ten
     "mat1 and mat2 must have the same dtype"。请先把统计量转换成 x 的 dtype。
     示例：standardize(torch.tensor([[2.0, 10.0]]), np.array([1.0, 5.0]), np.array([1.0, 5.0]))
           -> tensor([[1., 1.]])（float32）
-    讲义：§4.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§4.3
     """
     raise NotImplementedError("standardize: not implemented yet / 尚未实现")

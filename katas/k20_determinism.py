@@ -1,15 +1,16 @@
 """k20_determinism: deterministic algorithms / 确定性算法
 
-Beyond the lesson / 超出本课范围: §8.3 of the lesson seeds the generators and warns that GPU
-computations can still differ from run to run; this kata shows PyTorch's switch for that.
-本课 §8.3 讲了设置随机种子，并提醒 GPU 计算即使设了种子也可能每次不同；本练习介绍 PyTorch
-为此提供的开关。
+Beyond the lesson: §8.3 seeds the generators and warns that GPU computations can still
+differ from run to run; this kata shows PyTorch's switch for that.
+超出本课范围：§8.3 讲了设置随机种子，并提醒 GPU 计算即使设了种子也可能每次不同；本练习介绍
+PyTorch 为此提供的开关。
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k20` (score) or `pytest tests/test_k20_determinism.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k20`
 （查看得分）或 `pytest tests/test_k20_determinism.py`（查看详情）检查。
-Lesson notes: §8.3 in docs/lesson.md.  讲义：docs/lesson.zh.md 的 §8.3。
+Lesson notes: §8.3 in docs/lesson.md.
+讲义：docs/lesson.zh.md 的 §8.3。
 """
 
 import torch
@@ -28,7 +29,7 @@ def make_reproducible(seed: int) -> None:
     also needs the environment variable CUBLAS_WORKSPACE_CONFIG=:4096:8 set before the program
     starts (not checked here).
     Example: make_reproducible(0); torch.are_deterministic_algorithms_enabled() -> True
-    Lesson: §8.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §8.3
 
     为可复现的运行做准备：用 `seed` 为 torch 的随机数生成器设置种子；让之后的每个 PyTorch 操作都使用
     确定性算法，没有确定性实现的操作直接“报错”（而不是警告）；并关闭 cuDNN 的 benchmark 模式
@@ -39,7 +40,7 @@ def make_reproducible(seed: int) -> None:
     实现时只会给出警告。在 GPU 上，cuBLAS 还需要在程序启动之前设置环境变量
     CUBLAS_WORKSPACE_CONFIG=:4096:8（这里不检查）。
     示例：make_reproducible(0); torch.are_deterministic_algorithms_enabled() -> True
-    讲义：§8.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§8.3
     """
     raise NotImplementedError("make_reproducible: not implemented yet / 尚未实现")
 
@@ -56,7 +57,7 @@ def put_values_(x: torch.Tensor, positions: torch.Tensor, values: torch.Tensor) 
     off to get past the error.
     Example: x = torch.zeros(2, 3); put_values_(x, torch.tensor([0, 4]), torch.tensor([1.0, 2.0]))
              ->  x is tensor([[1., 0., 0.], [0., 2., 0.]])
-    Lesson: §8.3 (docs/lesson.md)
+    Lesson (docs/lesson.md): §8.3
 
     在确定性算法开启的情况下（检查会在调用前打开 `torch.use_deterministic_algorithms(True)`，调用之后
     它也必须仍然是打开的），把 `values[i]` “原地”写进连续张量 `x` 中按行优先顺序编号为 `positions[i]`
@@ -66,6 +67,6 @@ def put_values_(x: torch.Tensor, positions: torch.Tensor, values: torch.Tensor) 
     报错而关闭这个模式。
     示例：x = torch.zeros(2, 3); put_values_(x, torch.tensor([0, 4]), torch.tensor([1.0, 2.0]))
           ->  x 变成 tensor([[1., 0., 0.], [0., 2., 0.]])
-    讲义：§8.3（docs/lesson.zh.md）
+    讲义（docs/lesson.zh.md）：§8.3
     """
     raise NotImplementedError("put_values_: not implemented yet / 尚未实现")

@@ -9,10 +9,10 @@ def row_window(x: torch.Tensor, start: int, stop: int) -> torch.Tensor:
 
 
 def zero_rows_(x: torch.Tensor, rows: list) -> None:
-    """Zero the listed rows of ``x`` by assigning through the index (in place)."""
-    x[rows] = 0
+    """Zero the listed rows of ``x`` in place (index_fill_ writes into x itself)."""
+    x.index_fill_(0, torch.as_tensor(rows, dtype=torch.long, device=x.device), 0)
 
 
 def scale_selected_(x: torch.Tensor, mask: torch.Tensor, factor: float) -> None:
-    """Multiply the masked elements of ``x`` by ``factor``, writing back through the mask."""
-    x[mask] = x[mask] * factor
+    """Multiply the masked elements of ``x`` by ``factor``, writing the result back into ``x``."""
+    x.copy_(torch.where(mask, x * factor, x))

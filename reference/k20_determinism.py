@@ -11,5 +11,5 @@ def make_reproducible(seed: int) -> None:
 
 
 def put_values_(x: torch.Tensor, positions: torch.Tensor, values: torch.Tensor) -> None:
-    """Write ``values`` at flat ``positions`` through a view of ``x`` (index_put_, deterministic)."""
-    x.view(-1)[positions] = values
+    """Write ``values`` at flat ``positions`` through a flat view of ``x`` (scatter_ is deterministic)."""
+    x.view(-1).scatter_(0, positions, values)

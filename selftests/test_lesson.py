@@ -1,0 +1,133 @@
+"""The lesson notes (docs/lesson.md, docs/lesson.zh.md) hold every section that a stub, a hint,
+a pitfall or a message cites, their examples run as written, level-3 hints leave a blank, and
+the Chinese texts keep one vocabulary and Chinese punctuation."""
+
+import ast
+import doctest
+import re
+
+import pytest
+
+from kata_harness.catalog import load_curriculum
+from kata_harness.runner import ROOT
+from kata_harness.text import MESSAGES
+
+LESSONS = {"en": ROOT / "docs" / "lesson.md", "zh": ROOT / "docs" / "lesson.zh.md"}
+SECTION = re.compile(r"§\d+(?:\.\d+)?")
+HEADING = re.compile(r"^#{2,4} (§\d+(?:\.\d+)?) \S", re.M)
+CJK = "\u4e00-\u9fff"
+KATAS = load_curriculum()
+
+
+def _headings(lang: str) -> list[str]:
+    return HEADING.findall(LESSONS[lang].read_text(encoding="utf-8"))
+
+
+def _citing_files():
+    yield from sorted((ROOT / "katas").glob("k*.py"))
+    yield from sorted((ROOT / "curriculum").glob("k*.toml"))
+    yield ROOT / "kata_harness" / "text.py"
+    yield ROOT / "README.md"
+
+
+def _cited() -> dict[str, set]:
+    """Every section cited anywhere a learner reads, with the files that cite it."""
+    cited: dict[str, set] = {}
+    for path in _citing_files():
+        for section in SECTION.findall(path.read_text(encoding="utf-8")):
+            cited.setdefault(section, set()).add(path.relative_to(ROOT).as_posix())
+    for kata in KATAS:
+        for info in kata.functions:
+            for section in SECTION.findall(info.section):
+                cited.setdefault(section, set()).add(f"curriculum/{kata.name}.toml")
+    return cited
+
+
+@pytest.mark.parametrize("lang", sorted(LESSONS))
+def test_every_cited_section_is_a_heading_of_the_lesson(lang):
+    headings = set(_headings(lang))
+    missing = {section: sorted(files) for section, files in _cited().items() if section not in headings}
+    assert not missing, f"{LESSONS[lang].name} lacks headings for {missing}"
+
+
+def test_both_languages_have_the_same_sections_in_the_same_order():
+    english, chinese = _headings("en"), _headings("zh")
+    assert english == chinese
+    assert len(english) == len(set(english)), "a section number is used twice"
+
+
+def _examples(lang: str):
+    text = LESSONS[lang].read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+@pytest.mark.parametrize("lang", sorted(LESSONS))
+def test_the_examples_run_as_written(lang):
+    import torch
+
+    blocks = _examples(lang)
+    assert blocks, "the lesson has no examples"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    namespace: dict = {}
+    try:
+        for index, block in enumerate(blocks):   # one session: later examples use earlier names
+            test = parser.get_doctest(block, namespace, f"{LESSONS[lang].name} example {index + 1}",
+                                      str(LESSONS[lang]), 0)
+            runner.run(test, clear_globs=False)
+            namespace = test.globs   # the test ran on a copy of the names
+    finally:
+        torch.use_deterministic_algorithms(False)
+    results = runner.summarize(verbose=False)
+    assert results.attempted > 0 and results.failed == 0
+
+
+def test_the_two_languages_show_the_same_examples():
+    strip = re.compile(r"#.*$", re.M)   # comments are translated; the code is not
+    assert [strip.sub("", b) for b in _examples("en")] == [strip.sub("", b) for b in _examples("zh")]
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_level_three_hints_leave_a_blank(kata):
+    for info in kata.functions:
+        assert len(info.hints) == 3, f"{info.qualified}: three hint levels"
+        for lang in ("en", "zh"):
+            assert "___" in info.hints[2][lang], f"{info.qualified}: level 3 ({lang}) must leave a blank ___"
+
+
+def _chinese_texts():
+    """(where, text) for every Chinese text a learner reads."""
+    for kata in KATAS:
+        yield f"{kata.name}.title", kata.title["zh"]
+        for info in kata.functions:
+            yield f"{info.qualified}.title", info.title["zh"]
+            for key, texts in info.pitfalls.items():
+                yield f"{info.qualified}.pitfalls.{key}", texts["zh"]
+            for level, texts in enumerate(info.hints, 1):
+                yield f"{info.qualified}.hint{level}", texts["zh"]
+    for key, texts in MESSAGES.items():
+        yield f"text.{key}", texts["zh"]
+    for path in sorted((ROOT / "katas").glob("k*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Module, ast.FunctionDef)):
+                for number, line in enumerate((ast.get_docstring(node) or "").splitlines(), 1):
+                    if re.search(f"[{CJK}]", line):
+                        yield f"{path.name}:{getattr(node, 'name', 'module')}:{number}", line
+
+
+RULES = [
+    ("约定, not 契约, for a contract", lambda text: "契约" in text),
+    ("答案文件, not 答案密钥, for the answer key", lambda text: "答案密钥" in text),
+    ("运行统计量 for running statistics", lambda text: "滑动统计" in text),
+    ("微批次（micro-batch） for micro-batches",
+     lambda text: "micro-batch" in text.replace("微批次（micro-batch）", "") or "微批次 " in text),
+    ("a full-width colon after Chinese text", lambda text: re.search(f"[{CJK}）”]:", text)),
+    ("、 between sections", lambda text: re.search(r"§[\d.]+, ?§", text)),
+]
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule[0])
+def test_chinese_texts_keep_one_vocabulary_and_chinese_punctuation(rule):
+    name, broken = rule
+    offending = [where for where, text in _chinese_texts() if broken(text)]
+    assert not offending, f"{name}: {offending}"
