@@ -7,7 +7,7 @@ import os
 from .catalog import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
-from .report import Verdict, render, section_text
+from .report import Verdict, lesson_text, render
 from .text import message, pick
 
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
@@ -112,9 +112,8 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
     if next_up:
         info, entry = next_up
         colon = "：" if lang == "zh" else ": "
-        section = f"（{section_text(info.section, lang)}）" if lang == "zh" else f" ({info.section})"
         out.append(_paint(f"{message('grade.next', lang)}{colon}{info.qualified} — {pick(info.title, lang)}"
-                          f"{section}", "next", colour))
+                          f"{lesson_text(info.section, lang)}", "next", colour))
         out.extend("  " + line for line in entry["message"].splitlines())
         if entry["status"] == "todo" and info.hints:
             out.append(f"  {message('hint', lang)}{colon}{info.hint(1, lang)}")
