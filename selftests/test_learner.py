@@ -35,7 +35,7 @@ def _read_until(process, marker: str, timeout: float = 120) -> str:
     raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
 
 
-@pytest.mark.parametrize("mode", ["inotify", "polling"])
+@pytest.mark.parametrize("mode", ["file events", "polling"])
 def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
     command = [sys.executable, "grade.py", "watch", "k01", "--solutions", str(solutions), "--lang", "en",
                "--interval", "0.2"] + (["--poll"] if mode == "polling" else [])

@@ -1,0 +1,160 @@
+"""Runs where learners are: every command with the POSIX-only APIs removed (as on Windows), with
+or without an installed copy of the harness, and with an interpreter that has no torch.
+
+The Windows stand-in is ``tools/winlike`` in the shared folder beside the project (a startup hook
+that deletes ``os.fork``, ``os.killpg``, ``os.setsid``, ``signal.SIGKILL``, ``signal.SIGALRM`` and
+makes ``Popen`` refuse ``pass_fds`` as CPython does on Windows); where it is missing, the same
+hook is written here. Windows has no bubblewrap, so these runs are unsandboxed.
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from kata_harness.catalog import load_curriculum
+from selftests.gradekit import ROOT, solutions_from_reference
+
+K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")
+SHARED_WINLIKE = ROOT.parent / "shared" / "tools" / "winlike"
+HOOK = """
+import os, signal, subprocess
+for name in ("fork", "killpg", "setsid"):
+    if hasattr(os, name):
+        delattr(os, name)
+for name in ("SIGKILL", "SIGALRM"):
+    if hasattr(signal, name):
+        delattr(signal, name)
+_original = subprocess.Popen._execute_child
+def _execute_child(self, args, executable, preexec_fn, close_fds, pass_fds, *rest):
+    assert not pass_fds, "pass_fds not supported on Windows."
+    return _original(self, args, executable, preexec_fn, close_fds, pass_fds, *rest)
+subprocess.Popen._execute_child = _execute_child
+"""
+
+
+@pytest.fixture(scope="module")
+def winlike(tmp_path_factory) -> dict:
+    """The environment of a run with the POSIX-only APIs removed."""
+    folder = SHARED_WINLIKE
+    if not (folder / "sitecustomize.py").is_file():
+        folder = tmp_path_factory.mktemp("winlike")
+        (folder / "sitecustomize.py").write_text(HOOK)
+    return {**os.environ, "PYTHONPATH": str(folder), "KATA_SANDBOX": "none"}
+
+
+def _grade(root: Path, env: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(root / "grade.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, env=env, cwd=root)
+
+
+def _project_copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "project"
+    copy.mkdir()
+    for name in ("grade.py", "pyproject.toml", "conftest.py"):
+        shutil.copy2(ROOT / name, copy / name)
+    for name in ("kata_harness", "tests", "curriculum", "katas", "reference", "templates", ".github"):
+        if (ROOT / name).exists():
+            shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return copy
+
+
+def test_the_hook_really_removes_the_posix_apis(winlike):
+    probe = "import os, signal; print(hasattr(os, 'fork'), hasattr(os, 'killpg'), hasattr(signal, 'SIGKILL'))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=winlike)
+    assert done.stdout.split() == ["False", "False", "False"]
+
+
+def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent("""
+        def filled(shape, value):
+            while True:
+                pass
+        def mask_like(x):
+            import os
+            os._exit(1)
+    """))
+    done = _grade(ROOT, winlike, "k01", "k13", "--solutions", str(solutions), "--format", "json", "--timeout", "2")
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    statuses = {f"{k['kata']}.{f['name']}": f["status"] for k in doc["katas"] for f in k["functions"]}
+    assert statuses.pop("k01_creation.filled") == "error" and statuses.pop("k01_creation.mask_like") == "error"
+    assert set(statuses.values()) == {"passed"} and doc["sandbox"] == "none"
+
+
+def test_freeze_release_and_batch_without_posix_apis(winlike, tmp_path):
+    copy = _project_copy(tmp_path)
+    done = _grade(copy, winlike, "freeze")
+    assert done.returncode == 0, done.stderr[-2000:]
+    template = tmp_path / "template"
+    done = _grade(copy, winlike, "release", str(template))
+    assert done.returncode == 0, done.stderr[-2000:]
+    subs = tmp_path / "submissions"
+    shutil.copytree(ROOT / "reference", subs / "solved")
+    shutil.copytree(ROOT / "katas", subs / "stub")
+    out = tmp_path / "book.json"
+    done = _grade(copy, winlike, "batch", str(subs), "--out", str(out), "--no-sandbox", "-j", "2")
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {row["submission"]: row for row in json.loads(out.read_text())}
+    assert rows["solved"]["score"] == rows["solved"]["max_score"] and rows["stub"]["score"] == 0
+
+
+def test_watch_without_posix_apis(winlike, tmp_path):
+    solutions = tmp_path / "katas"
+    shutil.copytree(ROOT / "katas", solutions)
+    process = subprocess.Popen([sys.executable, str(ROOT / "grade.py"), "watch", "k01", "--solutions", str(solutions),
+                                "--lang", "en", "--interval", "0.2"], cwd=ROOT, env=winlike, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seen = []
+    try:
+        for wanted, action in (("watching", lambda: shutil.copy(ROOT / "reference" / "k01_creation.py",
+                                                               solutions / "k01_creation.py")),
+                               (f"score {K01_POINTS}/{K01_POINTS}", None)):
+            until = time.monotonic() + 120
+            while time.monotonic() < until:
+                line = process.stdout.readline()
+                seen.append(line)
+                if wanted in line:
+                    break
+            assert wanted in "".join(seen), "".join(seen)
+            if action:
+                action()
+        process.send_signal(signal.SIGINT)
+        rest, _ = process.communicate(timeout=30)
+        assert "Traceback" not in rest
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_an_installed_or_shadowing_harness_is_never_used(tmp_path):
+    """A different `kata_harness` earlier on the import path (an old `pip install .`, a stray copy)
+    changes nothing: grade.py and its children use the one beside grade.py."""
+    fake = tmp_path / "site" / "kata_harness"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('the wrong kata_harness was imported')\n")
+    env = {**os.environ, "PYTHONPATH": str(fake.parent)}
+    done = _grade(ROOT, env, "k13", "--solutions", "reference", "--format", "json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    assert doc["score"] == doc["max_score"] > 0
+
+
+def test_without_torch_one_clear_line_and_a_failure_status():
+    """An interpreter without torch (here: site-packages switched off): one line naming the
+    interpreter and how to activate the environment, and a non-zero exit; nobody blames the reference."""
+    done = subprocess.run([sys.executable, "-S", str(ROOT / "grade.py"), "k01"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and sys.executable in lines[0] and "activate" in lines[0].lower()
+    assert "reference" not in done.stdout + done.stderr
