@@ -27,7 +27,7 @@ from . import answer_key, integrity
 from .catalog import ROOT
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
-COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum")
+COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
 STUDENT_EXTRAS = ROOT / "templates" / "student"
 GRADESCOPE_EXTRAS = ROOT / "templates" / "gradescope"
 # What the autograder grades with: the project as the template has it, plus the reference.

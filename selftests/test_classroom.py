@@ -29,6 +29,9 @@ from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
+# The workflow step and run_autograder are bash scripts, run as Linux runners run them.
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
+
 WORKFLOW = ROOT / ".github" / "workflows" / "classroom.yml"
 MIXED = "selftests/fixtures/mixed_solutions"
 GOLDEN = ROOT / "selftests" / "golden"

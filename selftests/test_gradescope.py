@@ -19,6 +19,9 @@ from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
+# The workflow step and run_autograder are bash scripts, run as Linux runners run them.
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
+
 POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
 KATA_POINTS = {kata.name: sum(f.points for f in kata.functions) for kata in load_curriculum()}
 TOTAL_POINTS = sum(POINTS.values())
