@@ -58,15 +58,12 @@ def main(argv: list[str]) -> None:
     jobs = sys.stdin.buffer
     sandbox.apply_limits()
     from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
-    warm = "--warm" in argv or "--zygote" in argv
-    if warm:
+    if "--warm" in argv or "--zygote" in argv:
         _warm_up()
     if "--zygote" not in argv:
         job = json.loads(jobs.readline() or "null")
         if not isinstance(job, dict):
             os._exit(0)
-        if job.get("mode") == "learner" and not warm:
-            _warm_up()   # what torch loads on first use is not charged to the learner's first function
         _run_job(_Channel(events_fd, job.get("job")), job, runner, observe)
     _serve_forks(events_fd, jobs, "--sandboxed" in argv, runner, observe)
 

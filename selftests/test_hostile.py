@@ -153,7 +153,7 @@ def test_hostile_submission_costs_only_its_own_points(name, tmp_path):
     target = solutions / f"{kata}.py"
     target.write_text(target.read_text() + "\n" + textwrap.dedent(code))
     started = time.monotonic()
-    done = run("--solutions", str(solutions), "--format", "json", "--timeout", "2", "--deadline", "150",
+    done = run("--solutions", str(solutions), "--format", "json", "--timeout", "5", "--deadline", "150",
                timeout=200)
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-2000:]

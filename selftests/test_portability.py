@@ -83,7 +83,7 @@ def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
             import os
             os._exit(1)
     """))
-    done = _grade(ROOT, winlike, "k01", "k13", "--solutions", str(solutions), "--format", "json", "--timeout", "2")
+    done = _grade(ROOT, winlike, "k01", "k13", "--solutions", str(solutions), "--format", "json", "--timeout", "5")
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     statuses = {f"{k['kata']}.{f['name']}": f["status"] for k in doc["katas"] for f in k["functions"]}

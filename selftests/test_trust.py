@@ -77,7 +77,7 @@ FORGERIES = {
 def _run(solutions, *args, mode="none", timeout=240, env=None):
     environment = {**os.environ, "KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none", **(env or {})}
     return subprocess.run([sys.executable, str(ROOT / "grade.py"), "--solutions", str(solutions), "--format",
-                           "json", "--timeout", "3", "--deadline", "150", *args],
+                           "json", "--timeout", "5", "--deadline", "150", *args],
                           capture_output=True, text=True, timeout=timeout, env=environment, cwd=ROOT)
 
 
