@@ -86,7 +86,26 @@ def _grading_parser() -> argparse.ArgumentParser:
                              "by then is an error (default 600)")
     parser.add_argument("--against", choices=("reference", "answer-key"), default=None,
                         help="what to compare with (default: reference/ when present, else the answer key)")
+    _secret_option(parser)
     return parser
+
+
+def _secret_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--secret-file", metavar="PATH", default=None,
+                        help="instructor: a file holding the secret for hidden cases (default: the KATA_SECRET "
+                             "variable); with it, grading is official")
+
+
+def _read_secret(path: str | None, command: str):
+    """The instructor's secret (``hidden.read_secret``); False (after one clear line) when the
+    secret file cannot be read."""
+    from kata_harness import hidden
+
+    try:
+        return hidden.read_secret(path)
+    except OSError as error:
+        print(f"{command}: cannot read the secret file: {error}", file=sys.stderr)
+        return False
 
 
 def _hint_parser() -> argparse.ArgumentParser:
@@ -174,9 +193,10 @@ def _expectations(against, lang: str, *, official: bool = False):
 
 def grade_command(argv: list[str]) -> int:
     """The default command: grade the selected functions and print the result."""
-    from kata_harness import formats, integrity, official, sandbox, summary
+    from kata_harness import formats, hidden, integrity, official, sandbox, summary
     from kata_harness.channel import Child
-    from kata_harness.grading import FUNCTION_TIMEOUT, grade
+    from kata_harness.grading import FUNCTION_TIMEOUT, Grading, grade
+    from kata_harness.report import Verdict
 
     args = _grading_parser().parse_args(argv)
     lang = args.lang or default_language()
@@ -186,31 +206,43 @@ def grade_command(argv: list[str]) -> int:
     solutions = _existing_solutions(args.solutions, lang)
     if solutions is None:
         return 2
-    expected = _expectations(args.against, lang, official=args.format in ("classroom", "gradescope", "workflow"))
+    secret = _read_secret(args.secret_file, "grade.py")
+    if secret is False:
+        return 2
+    expected = _expectations(args.against, lang, official=hidden.is_official(secret, args.format))
     if expected is None:
         return 2
+    cases = hidden.prepare(secret, args.format in hidden.OFFICIAL_FORMATS, functions, expected)
+    cases.attach(expected)
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
 
     def spawn() -> Child:
         return Child(sandboxed=boxed, solutions=(solutions,))
 
-    # The children import torch (the slow part) while this process checks the grading files.
-    learner = spawn()
-    expected.start(functions)
-    checked = integrity.check()
-    # Leave a second to stop the children and print, counted from this process's start.
-    remaining = args.deadline - (time.monotonic() - STARTED) - 1.0
-    try:
-        grading = grade(functions, solutions, expected, spawn=spawn, learner=learner,
-                        function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
-    finally:
-        expected.stop()
+    if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
+        checked = integrity.check(secret=secret)
+        grading = Grading(verdicts={f.qualified: Verdict("error", reason=(cases.error, {})) for f in functions})
+    else:
+        # The children import torch (the slow part) while this process checks the grading files.
+        learner = spawn()
+        expected.start(functions)
+        checked = integrity.check(secret=secret)
+        # Leave a second to stop the children and print, counted from this process's start.
+        remaining = args.deadline - (time.monotonic() - STARTED) - 1.0
+        try:
+            grading = grade(functions, solutions, expected, spawn=spawn, learner=learner, extras=cases.extras,
+                            function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
+        finally:
+            expected.stop()
     shown = args.solutions.rstrip("/")
     doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=expected.name,
                            integrity=checked)
     doc["sandbox"] = sandbox.BUBBLEWRAP if boxed else sandbox.NONE
+    doc["official"] = cases.official
+    doc["hidden_checks_not_run"] = cases.not_run
     infos = {f.qualified: f for f in functions}
-    tampered = None if checked.ok else formats.integrity_text(checked, lang)
+    # A secret problem is named on every test (a wrong secret also fails the manifest's signature).
+    tampered = None if checked.ok or cases.error else formats.integrity_text(checked, lang)
     if args.format == "json":
         print(json.dumps(doc, ensure_ascii=False, indent=1))
     elif args.format == "classroom":
@@ -240,20 +272,27 @@ def freeze(argv: list[str]) -> int:
     """``grade.py freeze``: record the reference's observations into the answer key."""
     import torch  # only for its version: the observing happens in the referee child
 
-    from kata_harness import answer_key
+    from kata_harness import answer_key, hidden
     from kata_harness.grading import observe_reference
 
-    argparse.ArgumentParser(prog="grade.py freeze", description=freeze.__doc__).parse_args(argv)
+    parser = argparse.ArgumentParser(prog="grade.py freeze", description=freeze.__doc__)
+    _secret_option(parser)
+    args = parser.parse_args(argv)
+    secret = _read_secret(args.secret_file, "freeze")
+    if secret is False:
+        return 2
     if not (ROOT / "reference").is_dir():
         print(message("error.no_reference", "en"), file=sys.stderr)
+        return 2
+    if secret is None and (ROOT / hidden.HIDDEN_KEY_NAME).exists():
+        # A new public key would leave the hidden key behind; official grading would then refuse.
+        print(f"freeze: {hidden.HIDDEN_KEY_NAME} exists, so freeze needs the secret it was made with: "
+              f"KATA_SECRET=... python grade.py freeze (or delete it to give up hidden cases)", file=sys.stderr)
         return 2
     katas = load_curriculum()
     functions = resolve([], katas)
     observed = observe_reference(functions, ROOT / "reference")
-    if observed.verdicts:
-        for name, verdict in observed.verdicts.items():
-            print(f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}", file=sys.stderr)
-        print("freeze: the reference could not be observed; the answer key was not written", file=sys.stderr)
+    if not _observed_all(observed):
         return 1
     key = answer_key.AnswerKey(
         torch_version=torch.__version__, reference=answer_key.reference_digest(),
@@ -264,6 +303,41 @@ def freeze(argv: list[str]) -> int:
     size = answer_key.write(key)
     print(f"answer key: {len(key.expected)} functions in {len(katas)} katas, torch {key.torch_version}, "
           f"{size // 1024} KiB -> {answer_key.KEY_PATH.relative_to(ROOT)}")
+    return _freeze_hidden(secret, functions, observed.expected) if secret else 0
+
+
+def _observed_all(observed) -> bool:
+    """True when the referee observed every function (else, after one line per failure, False)."""
+    for name, verdict in observed.verdicts.items():
+        print(f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}", file=sys.stderr)
+    if observed.verdicts:
+        print("freeze: the reference could not be observed; the answer key was not written", file=sys.stderr)
+    return not observed.verdicts
+
+
+def _freeze_hidden(secret: str, functions, public: dict) -> int:
+    """Observe the reference on the hidden cases the secret gives and write the encrypted hidden key."""
+    from kata_harness import hidden
+    from kata_harness.grading import observe_reference
+
+    extras = {name: hidden.extras_for(event["plan"], secret, name) for name, event in public.items()}
+    extras = {name: pairs for name, pairs in extras.items() if pairs}
+    observed = observe_reference([f for f in functions if f.qualified in extras], ROOT / "reference", extras)
+    if not _observed_all(observed):
+        return 1
+    # The public cases come first, as in grading; the key keeps what follows them.
+    hidden_observations = {name: {device: cases[public[name]["plan"]["public"]:]
+                                  for device, cases in observed.expected[name]["observations"].items()}
+                           for name in extras}
+    failing = sorted(name for name, devices in hidden_observations.items()
+                     if any("raised" in case for cases in devices.values() for case in cases))
+    if failing:   # a hidden case the reference fails on would cost every student its points
+        print(f"freeze: the reference raises on hidden cases of {', '.join(failing)}; the hidden key was not written",
+              file=sys.stderr)
+        return 1
+    size = hidden.write_key(secret, extras, hidden_observations)
+    print(f"hidden key: {sum(map(len, extras.values()))} hidden cases of {len(extras)} functions, encrypted, "
+          f"{size // 1024} KiB -> {hidden.HIDDEN_KEY_NAME}")
     return 0
 
 
@@ -282,14 +356,18 @@ def release(argv: list[str]) -> int:
     parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
                         help="Gradescope: when students see their results (default visible)")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="Gradescope: the language of the feedback")
+    _secret_option(parser)
     args = parser.parse_args(argv)
     if not args.out_dir and not args.gradescope:
         parser.error("give OUT_DIR, --gradescope ZIP, or both")
+    secret = _read_secret(args.secret_file, "release")
+    if secret is False:
+        return 2
     try:
-        problems = write_template(Path(args.out_dir), force=args.force) if args.out_dir else []
+        problems = write_template(Path(args.out_dir), force=args.force, secret=secret) if args.out_dir else []
         if args.gradescope and not problems:
             problems = gradescope_release(Path(args.gradescope), force=args.force, visibility=args.visibility,
-                                          lang=args.lang)
+                                          lang=args.lang, secret=secret)
     except ReleaseError as error:
         print(f"release: {error}", file=sys.stderr)
         return 2
@@ -297,11 +375,13 @@ def release(argv: list[str]) -> int:
         for problem in problems:
             print(f"release: {problem}", file=sys.stderr)
         return 1
+    official = " (in official grading too, with the hidden cases)" if secret else ""
     if args.out_dir:
-        print(f"student template written to {args.out_dir} and checked: stubs score 0, the reference scores full marks")
+        print(f"student template written to {args.out_dir} and checked: stubs score 0, the reference scores full "
+              f"marks{official}")
     if args.gradescope:
         print(f"Gradescope autograder written to {args.gradescope} and checked: graded as Gradescope would grade "
-              f"it, the reference scores full marks")
+              f"it, the reference scores full marks{official}")
     return 0
 
 
@@ -377,7 +457,7 @@ def watch(argv: list[str]) -> int:
 
 def batch(argv: list[str]) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
-    from kata_harness import sandbox
+    from kata_harness import hidden, sandbox
     from kata_harness.batch import default_jobs, run_batch, sandbox_mode
     from kata_harness.grading import FUNCTION_TIMEOUT
 
@@ -391,7 +471,11 @@ def batch(argv: list[str]) -> int:
     parser.add_argument("--against", choices=("reference", "answer-key"), default=None)
     parser.add_argument("--no-sandbox", action="store_true",
                         help="grade without bubblewrap (submissions can then reach this machine's files)")
+    _secret_option(parser)
     args = parser.parse_args(argv)
+    secret = _read_secret(args.secret_file, "batch")
+    if secret is False:
+        return 2
     directory = Path(args.directory)
     if not directory.is_dir():
         print(f"batch: {directory} is not a folder", file=sys.stderr)
@@ -410,6 +494,14 @@ def batch(argv: list[str]) -> int:
     if getattr(source, "stale", None):
         print(message("error.stale_key", "en"), file=sys.stderr)
         return 2
+    cases = hidden.prepare(secret, False, functions, source)
+    if cases.error:
+        print(f"batch: {message(cases.error, 'en')}", file=sys.stderr)
+        return 2
+    cases.attach(source)
+    if not cases.official and cases.not_run:
+        print(f"batch: {hidden.HIDDEN_KEY_NAME} exists but KATA_SECRET is not set: only the public cases are "
+              f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
 
     def expected() -> dict:
         table = {}
@@ -421,7 +513,7 @@ def batch(argv: list[str]) -> int:
         return table
 
     run_batch(directory, Path(args.out), functions, expected, jobs=args.jobs, function_timeout=args.timeout,
-              sandboxed=mode == sandbox.BUBBLEWRAP)
+              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras)
     return 0
 
 

@@ -204,9 +204,10 @@ class _Worker:
 
 
 def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
-              function_timeout: float, sandboxed: bool, log=sys.stderr) -> list[dict]:
+              function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None) -> list[dict]:
     """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
-    ``expected()`` gives the expected observations; it is called only if something needs grading."""
+    ``expected()`` gives the expected observations; it is called only if something needs grading.
+    ``extras``: the hidden cases of official grading (``expected()`` holds their observations too)."""
     submissions = collect(directory, {f.kata for f in functions})
     cache_path = out.with_name(out.name + ".cache.json")
     try:
@@ -244,7 +245,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
                     return
                 worker.stage(submission.files)
                 result = grade(functions, worker.staging, Recorded(table), spawn=worker.spawn,
-                               function_timeout=function_timeout)
+                               function_timeout=function_timeout, extras=extras)
                 with lock:
                     rows[submission.name] = row_for(submission, functions, result.verdicts)
                 progress.step(submission.name)

@@ -26,12 +26,14 @@ class NoExpectations(Exception):
 
 
 class LiveReference:
-    """The reference solutions, observed by a referee child (it never sees learner code)."""
+    """The reference solutions, observed by a referee child (it never sees learner code).
+    ``extras``: official grading's hidden cases, observed after the public ones."""
 
     name = REFERENCE
 
-    def __init__(self, folder: Path = ROOT / "reference"):
+    def __init__(self, folder: Path = ROOT / "reference", extras: dict | None = None):
         self.folder = folder
+        self.extras = extras or {}
         self.referee = None
         self.job = None
 
@@ -41,7 +43,7 @@ class LiveReference:
         from .grading import _job
 
         self.referee = Child()
-        self.job = _job("reference", functions, reference=self.folder)
+        self.job = _job("reference", functions, self.extras, reference=self.folder)
         self.referee.send(self.job)
 
     def collect(self, pending: list[FunctionInfo], stop_at: float):
@@ -89,10 +91,13 @@ class LiveReference:
 
 
 class Recorded:
-    """Expected observations already known: an answer key's, or those of an earlier run."""
+    """Expected observations already known: an answer key's, or those of an earlier run.
+    ``hidden``: the hidden cases' observations ({"kata.function": {device: [...]}}, decrypted from
+    the hidden key), appended to the public ones in official grading."""
 
-    def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: tuple = ()):
+    def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: tuple = (), hidden: dict | None = None):
         self.expected, self.name, self.stale = expected, name, set(stale)
+        self.hidden = hidden or {}
 
     def start(self, functions) -> None:
         """Nothing to start."""
@@ -106,8 +111,10 @@ class Recorded:
             elif event is None:
                 yield info, Verdict("error", reason=("error.not_in_key", {}))
             else:
-                recorded = set(event["observations"])
-                yield info, {**event, "skipped": [d for d in event["devices"] if d not in recorded]}
+                extra = self.hidden.get(info.qualified, {})
+                observations = {device: cases + extra.get(device, []) for device, cases in event["observations"].items()}
+                yield info, {**event, "observations": observations,
+                             "skipped": [d for d in event["devices"] if d not in observations]}
 
     def stop(self) -> None:
         """Nothing to stop."""

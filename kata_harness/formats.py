@@ -123,6 +123,8 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
         graded = sum(len(kata["functions"]) for kata in (next_from or doc)["katas"])
         everything = sum(len(kata.functions) for kata in katas)
         out.append(message("grade.all_done" if graded >= everything else "grade.selection_done", lang))
+    if doc.get("hidden_checks_not_run"):
+        out.append(message("hidden.not_run", lang, count=doc["hidden_checks_not_run"]))
     if summary:
         out.append(summary_line(doc, lang))
     return "\n".join(out).rstrip("\n")

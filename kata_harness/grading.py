@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .catalog import FunctionInfo
 from .channel import Child, Event
-from .compare import Tolerance
+from .compare import Difference, Tolerance
 from .report import Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
@@ -39,23 +39,28 @@ class Grading:
     durations: dict = field(default_factory=dict)     # qualified name -> seconds its checks took
 
 
-def _job(mode: str, functions: list[FunctionInfo], **paths) -> dict:
-    """A job for a child: what to observe, and a fresh id its events must carry."""
+def _job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, **paths) -> dict:
+    """A job for a child: what to observe, and a fresh id its events must carry. ``extras``: the
+    hidden cases official grading adds, {"kata.function": [[case index, seed], ...]} (never the
+    secret they were derived from)."""
+    chosen = {f.qualified for f in functions}
     return {"job": secrets.token_hex(8), "mode": mode, "functions": [[f.kata, f.name] for f in functions],
+            "extras": {name: pairs for name, pairs in (extras or {}).items() if name in chosen},
             **{k: str(v) for k, v in paths.items()}}
 
 
 def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
           function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          learner=None) -> Grading:
+          learner=None, extras: dict | None = None) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
     always returns a verdict for every function, whatever the learner code does. ``spawn()``
-    makes a fresh learner child (at the start, after a crash); ``learner`` is one already started."""
+    makes a fresh learner child (at the start, after a crash); ``learner`` is one already started.
+    ``extras``: official grading's hidden cases (see ``_job``); ``expected`` must hold them too."""
     result = Grading()
     pending = list(functions)
     stop_at = time.monotonic() + deadline if deadline else float("inf")
     learner = learner or spawn()
-    job = _job("learner", pending, solutions=solutions)
+    job = _job("learner", pending, extras, solutions=solutions)
     learner.send(job)
     for info, outcome in expected.collect(pending, stop_at):
         if isinstance(outcome, Verdict):
@@ -76,7 +81,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
             if not pending:
                 break
         learner = spawn()
-        job = _job("learner", pending, solutions=solutions)
+        job = _job("learner", pending, extras, solutions=solutions)
         learner.send(job)
     learner.stop()
     for info in pending:
@@ -84,13 +89,14 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
     return result
 
 
-def observe_reference(functions: list[FunctionInfo], reference: Path) -> Grading:
-    """Only the referee's side: the reference's observations (``expected``) and the functions it
-    could not observe (``verdicts``). What ``grade.py freeze`` records."""
+def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:
+    """Only the referee's side: the reference's observations (``expected``, with the hidden cases
+    ``extras`` asks for after the public ones) and the functions it could not observe
+    (``verdicts``). What ``grade.py freeze`` records."""
     from .expectations import LiveReference
 
     result = Grading()
-    source = LiveReference(reference)
+    source = LiveReference(reference, extras)
     source.start(functions)
     for info, outcome in source.collect(list(functions), float("inf")):
         if isinstance(outcome, Verdict):
@@ -157,7 +163,7 @@ def _follow_learner(child, job: dict, pending, result, function_timeout, stop_at
         elif event.kind == "start":
             plan.current = ("function", info)
             started = event.at
-            limit = result.expected.get(info.qualified, {}).get("timeout") or function_timeout
+            limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
         elif event.kind == "missing":
             _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
             plan.position += 1
@@ -207,12 +213,33 @@ def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     return None
 
 
+def public_cases(expected: dict) -> int | None:
+    """How many of the expected observations per device are public cases (None: unknown, all)."""
+    plan = expected.get("plan")
+    return plan.get("public") if isinstance(plan, dict) else None
+
+
+def time_limit(expected: dict, function_timeout: float) -> float:
+    """Seconds a function may take on all its cases: its spec's limit (or the default), stretched
+    in proportion when official grading adds hidden cases."""
+    limit = expected.get("timeout") or function_timeout
+    public = public_cases(expected)
+    cases = max((len(obs) for obs in expected.get("observations", {}).values()), default=0)
+    return limit * cases / public if public and cases > public else limit
+
+
 def verdict_for(expected: dict, observations: dict) -> Verdict:
     """Judge a learner's observations against the expected ones; incomplete or malformed
-    observations never pass."""
+    observations never pass. The public cases are judged first; a difference found only on a
+    hidden case is reported without its expected value (``hidden_difference``)."""
+    checks, tolerance = expected["checks"], Tolerance(expected["rtol"], expected["atol"])
+    public = public_cases(expected)
     try:
-        verdict = judge(expected["checks"], Tolerance(expected["rtol"], expected["atol"]), observations,
-                        expected["observations"])
+        verdict = judge(checks, tolerance, observations, expected["observations"])
+        if public is not None and verdict.status == "failed":
+            first = judge(checks, tolerance, {d: obs[:public] for d, obs in observations.items()},
+                          {d: obs[:public] for d, obs in expected["observations"].items()})
+            verdict = first if first.status != "passed" else hidden_difference(verdict)
     except Exception as error:   # a forged observation can be of any shape
         return Verdict("error", reason=("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
     skipped = list(expected.get("skipped", []))
@@ -222,6 +249,16 @@ def verdict_for(expected: dict, observations: dict) -> Verdict:
             return Verdict("error", reason=("error.protocol", {"what": missing}))
         skipped += [d for d in expected["observations"] if d not in observations]
     verdict.skipped = skipped
+    return verdict
+
+
+def hidden_difference(verdict: Verdict) -> Verdict:
+    """A failure on a hidden case, told without the expected value: its results are in no file a
+    student has, and a message must not leak them one by one. The learner's own exception is kept."""
+    found = verdict.difference
+    if found.key == "aspect.raises" and not found.where:   # what the learner's code raised
+        return verdict
+    verdict.difference = Difference(found.aspect, "hidden.differs", {"aspect": found.aspect})
     return verdict
 
 

@@ -95,20 +95,22 @@ def _signature(digests: dict, secret: str) -> str:
     return hmac.new(secret.encode(), canonical, hashlib.sha256).hexdigest()
 
 
-def write_manifest(root: Path) -> Path:
-    """Write the manifest of the grading files under ``root``; returns its path."""
+def write_manifest(root: Path, secret: str | None = None) -> Path:
+    """Write the manifest of the grading files under ``root``, signed with ``secret`` (default: the
+    ``KATA_SECRET`` variable) when there is one; returns its path."""
     path = root / MANIFEST_NAME
     digests = grading_files(root)
     manifest = {"sha256": digests}
-    secret = os.environ.get(SECRET_VARIABLE)
+    secret = secret or os.environ.get(SECRET_VARIABLE)
     if secret:   # only the instructor's secret can sign it again after an edit
         manifest["hmac"] = _signature(digests, secret)
     path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return path
 
 
-def check(root: Path = ROOT) -> Integrity:
-    """Compare the grading files under ``root`` with its manifest."""
+def check(root: Path = ROOT, secret: str | None = None) -> Integrity:
+    """Compare the grading files under ``root`` with its manifest (whose signature is checked
+    with ``secret``, default the ``KATA_SECRET`` variable, when there is one)."""
     path = root / MANIFEST_NAME
     if not path.exists():
         return Integrity()
@@ -119,7 +121,7 @@ def check(root: Path = ROOT) -> Integrity:
             raise TypeError
     except (OSError, ValueError, KeyError, TypeError):
         return Integrity(False, [f"{MANIFEST_NAME} (unreadable)"], True)
-    secret = os.environ.get(SECRET_VARIABLE)
+    secret = secret or os.environ.get(SECRET_VARIABLE)
     if secret and not hmac.compare_digest(str(manifest.get("hmac", "")), _signature(recorded, secret)):
         return Integrity(False, [f"{MANIFEST_NAME} (not signed with the instructor's secret)"], True)
     present = grading_files(root)

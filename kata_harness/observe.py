@@ -443,11 +443,12 @@ def _after_write(fn, case, seed, target, learner_file, poke_inputs: bool):
     return [describe(a) for a in args] + [describe(v) for v in kwargs.values()]
 
 
-def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None) -> list[dict]:
-    """Observations of every case of ``spec`` on ``device``; stops early on a stub."""
+def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[dict]:
+    """Observations of every public case of ``spec`` on ``device``, then of the ``extras`` official
+    grading adds ([case index, seed] pairs); stops early on a stub."""
     observations = []
-    for index, case in enumerate(spec.cases):
-        observation = observe_case(fn, spec, case, spec.seed(kata, index), device, learner_file)
+    for case, seed in spec.runs(kata, extras):
+        observation = observe_case(fn, spec, case, seed, device, learner_file)
         observations.append(observation)
         if observation.get("raised", {}).get("todo") or observation.get("raised", {}).get("exit"):
             break

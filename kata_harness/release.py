@@ -10,6 +10,11 @@ scratch copy's ``katas/``, full marks.
 ``setup.sh``, ``run_autograder`` and ``grade_submission.py`` (``templates/gradescope/``) at
 its root, beside the project with its reference (instructors upload it; students never see
 it). It checks itself too: run on a simulated tree, it gives the reference full marks.
+
+With the instructor's secret (hidden cases): the template carries the encrypted hidden key and a
+manifest signed with the secret, never the secret itself, and checks that the reference also
+scores full marks in official grading; the zip carries the secret in ``kata_secret``, which the
+autograder passes to grade.py as ``--secret-file``.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from . import answer_key, integrity
+from . import answer_key, hidden, integrity
 from .catalog import ROOT
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
@@ -34,6 +39,7 @@ GRADESCOPE_EXTRAS = ROOT / "templates" / "gradescope"
 GRADESCOPE_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
 GRADESCOPE_FOLDERS = COPIED_FOLDERS + ("reference",)
 EXECUTABLE = ("setup.sh", "run_autograder")
+SECRET_FILE = "kata_secret"    # in the zip: the instructor's secret, for --secret-file
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
 
@@ -59,12 +65,33 @@ def check_target(out: Path, force: bool) -> None:
         raise ReleaseError(f"{out} is not empty; pass --force to replace its contents")
 
 
-def release(out: Path, force: bool = False) -> list[str]:
-    """Write the template into ``out`` and verify it; returns what the self-check found wrong."""
+def check_hidden_key(secret: str | None, *, needed: bool) -> None:
+    """Refuse a hidden key that belongs to another answer key or that ``secret`` does not open,
+    a hidden key without its secret, and (``needed``) a secret without a hidden key."""
+    exists = (ROOT / hidden.HIDDEN_KEY_NAME).exists()
+    if exists and secret is None:
+        raise ReleaseError(f"{hidden.HIDDEN_KEY_NAME} exists: release with the secret it was frozen with "
+                           f"(KATA_SECRET=... or --secret-file), which official grading needs")
+    if secret is not None and not exists and needed:
+        raise ReleaseError(f"a secret was given but there is no {hidden.HIDDEN_KEY_NAME}: run "
+                           f"`KATA_SECRET=... python grade.py freeze` first")
+    if exists:
+        try:
+            hidden.decrypt(secret)
+        except hidden.HiddenKeyError as problem:
+            why = "the secret does not open it" if problem.key == "error.secret_wrong" else "it is out of date"
+            raise ReleaseError(f"{hidden.HIDDEN_KEY_NAME}: {why}; run `KATA_SECRET=... python grade.py freeze`") \
+                from None
+
+
+def release(out: Path, force: bool = False, secret: str | None = None) -> list[str]:
+    """Write the template into ``out`` and verify it; returns what the self-check found wrong.
+    ``secret``: the instructor's secret, which signs the manifest (never copied)."""
     check_target(out, force)
     key = answer_key.load()
     if key is None or key.stale_katas() or key.reference != answer_key.reference_digest():
         raise ReleaseError("the answer key is missing or stale: run `python grade.py freeze` first")
+    check_hidden_key(secret, needed=True)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -75,20 +102,27 @@ def release(out: Path, force: bool = False) -> list[str]:
         shutil.copytree(ROOT / name, out / name, ignore=_SKIPPED)
     if STUDENT_EXTRAS.is_dir():
         shutil.copytree(STUDENT_EXTRAS, out, dirs_exist_ok=True, ignore=_SKIPPED)
-    integrity.write_manifest(out)
-    return verify(out)
+    integrity.write_manifest(out, secret)
+    return verify(out, secret)
 
 
-def _grade(root: Path, *args: str) -> dict:
+def _environment(secret: str | None = None) -> dict:
+    """This process's environment with ``KATA_SECRET`` set to ``secret``, or without it (practice)."""
+    environment = {k: v for k, v in os.environ.items() if k != integrity.SECRET_VARIABLE}
+    return {**environment, integrity.SECRET_VARIABLE: secret} if secret else environment
+
+
+def _grade(root: Path, *args: str, secret: str | None = None) -> dict:
     done = subprocess.run([sys.executable, str(root / "grade.py"), "--format", "json", *args],
-                          capture_output=True, text=True, cwd=root, timeout=600)
+                          capture_output=True, text=True, cwd=root, timeout=600, env=_environment(secret))
     if done.returncode != 0:
         raise ReleaseError(f"grade.py failed in {root}: {done.stderr.strip()[-500:]}")
     return json.loads(done.stdout)
 
 
-def verify(out: Path) -> list[str]:
-    """The template's stubs score 0 against its answer key, and the reference scores 100 %."""
+def verify(out: Path, secret: str | None = None) -> list[str]:
+    """The template's stubs score 0 against its answer key, and the reference scores 100 %, in
+    practice and (given the ``secret``) in official grading with the hidden cases too."""
     problems = []
     if (out / "reference").exists():
         problems.append("the template contains reference/")
@@ -109,6 +143,13 @@ def verify(out: Path) -> list[str]:
             failing = [f"{k['kata']}.{f['name']}" for k in solved["katas"] for f in k["functions"]
                        if f["status"] != "passed"]
             problems.append(f"the reference scores {solved['score']}/{solved['max_score']} in the template: {failing}")
+        if secret:
+            official = _grade(copy, secret=secret)
+            if not official.get("official") or official["score"] != official["max_score"]:
+                problems.append(f"the reference scores {official['score']}/{official['max_score']} in the template's "
+                                f"official grading")
+    if any(secret.encode() in path.read_bytes() for path in out.rglob("*") if secret and path.is_file()):
+        problems.append("the template contains the secret")
     return problems
 
 
@@ -132,11 +173,12 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
 
 
 def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str = "visible",
-                       lang: str = "en") -> list[str]:
+                       lang: str = "en", secret: str | None = None) -> list[str]:
     """Write Gradescope's autograder zip to ``zip_path`` and verify it; returns what the check found wrong.
 
     ``visibility`` and ``lang`` go into its ``gradescope.json``: when students see their results,
-    and the language of the feedback."""
+    and the language of the feedback. ``secret`` goes into ``kata_secret``: the autograder then
+    grades the hidden cases too, against the reference."""
     zip_path = zip_path.resolve()
     if zip_path.suffix != ".zip":
         raise ReleaseError(f"{zip_path} does not end in .zip")
@@ -147,12 +189,15 @@ def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str =
         raise ReleaseError(f"{zip_path} exists; pass --force to replace it")
     if not (ROOT / "reference").is_dir():
         raise ReleaseError("there is no reference/ folder: the autograder grades with it")
+    check_hidden_key(secret, needed=False)
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     partial = zip_path.with_name(zip_path.name + ".partial")
     with zipfile.ZipFile(partial, "w") as archive:
         for name, path in _zip_entries().items():
             _add(archive, name, path.read_bytes())
         _add(archive, "gradescope.json", json.dumps({"visibility": visibility, "lang": lang}, indent=1).encode())
+        if secret:
+            _add(archive, SECRET_FILE, secret.encode() + b"\n")
     partial.replace(zip_path)
     return verify_gradescope(zip_path)
 
@@ -168,8 +213,9 @@ def verify_gradescope(zip_path: Path) -> list[str]:
         problems = [f"the zip has no {name} at its root" for name in EXECUTABLE if name not in names]
         shutil.copytree(ROOT / "reference", tree / "submission" / "katas",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # Without KATA_SECRET in the environment: the zip's own kata_secret must do.
         subprocess.run([sys.executable, str(tree / "source" / "grade_submission.py")], cwd=tree, timeout=900,
-                       env={**os.environ, "AUTOGRADER_ROOT": str(tree)}, capture_output=True)
+                       env={**_environment(), "AUTOGRADER_ROOT": str(tree)}, capture_output=True)
         try:
             results = json.loads((tree / "results" / "results.json").read_text(encoding="utf-8"))
             earned, possible = results["score"], sum(test["max_score"] for test in results["tests"])

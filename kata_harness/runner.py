@@ -64,11 +64,12 @@ def tolerance_of(spec: Function) -> Tolerance:
     return Tolerance(spec.rtol, spec.atol)
 
 
-def observe_devices(fn, spec: Function, kata: str, devices, learner_file=None) -> dict:
-    """Observations of ``fn`` on every case, for each device in ``devices``."""
+def observe_devices(fn, spec: Function, kata: str, devices, learner_file=None, extras=()) -> dict:
+    """Observations of ``fn`` on every public case and then the ``extras`` (official grading's
+    [case index, seed] pairs), for each device in ``devices``."""
     observed = {}
     for device in devices:
-        observed[device] = observe_function(fn, spec, kata, device, learner_file)
+        observed[device] = observe_function(fn, spec, kata, device, learner_file, extras)
         if any(o.get("raised", {}).get("todo") for o in observed[device]):
             break
     return observed

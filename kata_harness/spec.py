@@ -33,10 +33,14 @@ DEVICES = ("cpu", "meta", "cuda")
 
 
 class Recipe:
-    """A lazily built input: a fresh object for every call, from the case's seeded generator."""
+    """A lazily built input: a fresh object for every call, from the case's seeded generator.
 
-    def __init__(self, build: Callable[[torch.Generator, torch.device], Any]):
+    ``random``: whether it draws from the generator, so that another seed gives another input
+    (official grading draws such cases again from the instructor's secret)."""
+
+    def __init__(self, build: Callable[[torch.Generator, torch.device], Any], random: bool = False):
         self._build = build
+        self.random = random
 
     def build(self, generator: torch.Generator, device: torch.device):
         return self._build(generator, device)
@@ -51,7 +55,7 @@ def randn(*shape, dtype=torch.float32, device=None, scale: float = 1.0, requires
     def build(gen, test_device):
         t = _placed(torch.randn(shape, generator=gen, dtype=torch.float64) * scale, device, test_device)
         return t.to(dtype).requires_grad_(requires_grad)
-    return Recipe(build)
+    return Recipe(build, random=True)
 
 
 def rand(*shape, low: float = 0.0, high: float = 1.0, dtype=torch.float32, device=None) -> Recipe:
@@ -59,7 +63,7 @@ def rand(*shape, low: float = 0.0, high: float = 1.0, dtype=torch.float32, devic
     def build(gen, test_device):
         t = torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low
         return _placed(t, device, test_device).to(dtype)
-    return Recipe(build)
+    return Recipe(build, random=True)
 
 
 def randint(low: int, high: int, *shape, dtype=torch.int64, device=None) -> Recipe:
@@ -67,7 +71,7 @@ def randint(low: int, high: int, *shape, dtype=torch.int64, device=None) -> Reci
     def build(gen, test_device):
         t = torch.randint(low, high, shape, generator=gen, dtype=torch.int64)
         return _placed(t, device, test_device).to(dtype)
-    return Recipe(build)
+    return Recipe(build, random=True)
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False) -> Recipe:
@@ -85,12 +89,12 @@ def array(source, dtype=None) -> Recipe:
         if isinstance(data, torch.Tensor):
             data = data.numpy()
         return np.array(data, dtype=dtype)
-    return Recipe(build)
+    return Recipe(build, random=isinstance(source, Recipe) and source.random)
 
 
 def transposed(source: Recipe) -> Recipe:
     """The transpose of a 2-D recipe: a non-contiguous view, as real code often passes."""
-    return Recipe(lambda gen, device: source.build(gen, device).t())
+    return Recipe(lambda gen, device: source.build(gen, device).t(), random=source.random)
 
 
 def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, train: bool | None = None) -> Recipe:
@@ -106,12 +110,13 @@ def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, trai
         if train is not None:
             model.train(train)
         return model
-    return Recipe(build)
+    return Recipe(build, random=True)
 
 
 def custom(build: Callable[[torch.Generator, torch.device], Any]) -> Recipe:
-    """Any other input: ``build(generator, device)`` returns a fresh object."""
-    return Recipe(build)
+    """Any other input: ``build(generator, device)`` returns a fresh object (taken to draw from
+    the generator)."""
+    return Recipe(build, random=True)
 
 
 DEVICE = Recipe(lambda gen, device: device)
@@ -131,17 +136,35 @@ def build_value(value, generator, device):
     return copy.deepcopy(value)
 
 
+def draws_randomly(value) -> bool:
+    """Whether building ``value`` draws from the generator (a random recipe, also inside a container)."""
+    if isinstance(value, Recipe):
+        return value.random
+    if isinstance(value, (list, tuple)):
+        return any(draws_randomly(v) for v in value)
+    if isinstance(value, dict):
+        return any(draws_randomly(v) for v in value.values())
+    return False
+
+
 class Case:
     """One call: positional and keyword arguments, possibly holding recipes.
 
     ``label`` names the situation the case creates (e.g. ``"stale_grads"``); the curriculum
-    may give that label its own pitfall text.
+    may give that label its own pitfall text. ``hidden=True``: the case runs only in official
+    grading (its expected result is in no file a student has).
     """
 
-    def __init__(self, *args, label: str | None = None, **kwargs):
+    def __init__(self, *args, label: str | None = None, hidden: bool = False, **kwargs):
         self.args = args
         self.kwargs = kwargs
         self.label = label
+        self.hidden = hidden
+
+    @property
+    def randomised(self) -> bool:
+        """Whether another seed gives other inputs (official grading then draws it again)."""
+        return draws_randomly(self.args) or draws_randomly(self.kwargs)
 
     def build(self, seed: int, device: torch.device):
         """Fresh arguments for one call, identical for every call with the same seed and device."""
@@ -190,12 +213,31 @@ class Function:
             raise ValueError(f"{self.name}: unknown aspects {sorted(unknown)}")
         if not set(self.devices) <= set(DEVICES):
             raise ValueError(f"{self.name}: devices must be among {DEVICES}")
-        if not self.cases:
-            raise ValueError(f"{self.name}: needs at least one case")
+        public = [c for c in self.cases if not c.hidden]
+        if not public:
+            raise ValueError(f"{self.name}: needs at least one case that is not hidden")
+        if len(self.cases) - len(public) > len(public):
+            raise ValueError(f"{self.name}: at most as many hidden cases as public ones")
 
     def seed(self, kata: str, index: int) -> int:
         """A stable seed for case ``index`` (the same in every process and on every run)."""
         return zlib.crc32(f"{kata}.{self.name}.{index}".encode())
+
+    def hidden_plan(self, kata: str) -> dict:
+        """What official grading adds to the public cases: ``{"public": count, "hidden": [[index,
+        seed], ...]}``. First the cases declared ``hidden=True`` (with their own seed), then every
+        randomised public case again, its seed (None here) to come from the instructor's secret;
+        at most as many as there are public cases, so that official grading costs at most twice."""
+        public = [i for i, case in enumerate(self.cases) if not case.hidden]
+        declared = [[i, self.seed(kata, i)] for i, case in enumerate(self.cases) if case.hidden]
+        redrawn = [[i, None] for i in public if self.cases[i].randomised]
+        return {"public": len(public), "hidden": (declared + redrawn)[:len(public)]}
+
+    def runs(self, kata: str, extras=()) -> list:
+        """(case, seed) for every call to observe: the public cases with their own seeds, then the
+        ``extras`` official grading asked for ([case index, seed] pairs), in that order."""
+        public = [(case, self.seed(kata, i)) for i, case in enumerate(self.cases) if not case.hidden]
+        return public + [(self.cases[int(index)], int(seed)) for index, seed in extras]
 
 
 @dataclass

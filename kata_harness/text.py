@@ -164,6 +164,52 @@ MESSAGES = {
         "zh": "既没有 reference/ 目录，也没有答案文件（tests/answer_key.dat）：无法评分",
     },
     "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
+    "error.secret_missing": {
+        "en": "Official grading needs the instructor's secret KATA_SECRET, which is not set: tests/hidden_key.dat "
+              "holds checks only it unlocks, so nothing is awarded. Instructor: add KATA_SECRET as a GitHub "
+              "organisation or repository secret (Settings > Secrets and variables > Actions); the workflow "
+              "passes it to grade.py. Student: `python grade.py` shows your practice score.",
+        "zh": "正式评分需要教师的密钥 KATA_SECRET，但它没有设置：tests/hidden_key.dat 中的检查只有它能解开，因此不给分。"
+              "教师：请在 GitHub 组织或仓库中添加名为 KATA_SECRET 的密钥（Settings > Secrets and variables > "
+              "Actions），工作流会把它传给 grade.py。学生：运行 `python grade.py` 可以看到练习分数。",
+    },
+    "error.secret_wrong": {
+        "en": "KATA_SECRET does not open tests/hidden_key.dat: it is not the secret the katas were frozen with, "
+              "so nothing is awarded. Instructor: set the secret KATA_SECRET to the value you froze with, or "
+              "freeze (`KATA_SECRET=... python grade.py freeze`) and release again with the current one.",
+        "zh": "KATA_SECRET 无法解开 tests/hidden_key.dat：它不是冻结练习时使用的密钥，因此不给分。教师：请把密钥 "
+              "KATA_SECRET 设为冻结时使用的值，或用当前的值重新冻结（`KATA_SECRET=... python grade.py freeze`）并发布。",
+    },
+    "error.hidden_missing": {
+        "en": "KATA_SECRET is set, but there is no tests/hidden_key.dat with the hidden checks, so nothing is "
+              "awarded. Instructor: freeze with the secret (`KATA_SECRET=... python grade.py freeze`) and release "
+              "again, or remove the secret KATA_SECRET to grade the public checks only.",
+        "zh": "已设置 KATA_SECRET，但没有保存隐藏检查的 tests/hidden_key.dat，因此不给分。教师：请用该密钥冻结"
+              "（`KATA_SECRET=... python grade.py freeze`）并重新发布，或删除密钥 KATA_SECRET 只评公开的检查。",
+    },
+    "error.hidden_stale": {
+        "en": "tests/hidden_key.dat does not belong to tests/answer_key.dat (frozen at another time, or damaged), "
+              "so nothing is awarded. Instructor: freeze again with the secret KATA_SECRET "
+              "(`KATA_SECRET=... python grade.py freeze`) and release.",
+        "zh": "tests/hidden_key.dat 与 tests/answer_key.dat 不匹配（不是同一次冻结生成的，或已损坏），因此不给分。"
+              "教师：请用密钥 KATA_SECRET 重新冻结（`KATA_SECRET=... python grade.py freeze`）并发布。",
+    },
+    "error.hidden_plan": {
+        "en": "the hidden checks for KATA_SECRET are planned from tests/answer_key.dat, which is missing or out "
+              "of date, so nothing is awarded. Instructor: run `KATA_SECRET=... python grade.py freeze`.",
+        "zh": "KATA_SECRET 对应的隐藏检查是根据 tests/answer_key.dat 安排的，而它不存在或已过期，因此不给分。"
+              "教师：请运行 `KATA_SECRET=... python grade.py freeze`。",
+    },
+    "hidden.differs": {
+        "en": "a check run only in official grading found a different `{aspect}` (its expected value is not "
+              "shown): your function passes the public checks but not every input; try it on other shapes and values",
+        "zh": "一项只在正式评分中运行的检查发现 `{aspect}` 不同（不显示应有的值）：你的函数通过了公开的检查，"
+              "但并非对所有输入都正确；请用其他形状和数值试试",
+    },
+    "hidden.not_run": {
+        "en": "{count} more checks run only in official grading (this is a practice score).",
+        "zh": "另有 {count} 项检查只在正式评分中运行（这是练习分数）。",
+    },
     "error.protocol": {
         "en": "the grader received something it did not ask for ({what}). Your code wrote to the grader's "
               "channel or replaced part of the grader; nothing is awarded for this function.",

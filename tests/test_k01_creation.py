@@ -8,12 +8,16 @@ KATA = Kata("k01_creation", [
     Function("arange_inclusive", [
         Case(0, 5), Case(1, 10, 3), Case(0, 10, 3, label="end_not_reached"), Case(-3, 3),
         Case(2, 9, 2, label="end_not_reached"), Case(5, 5), Case(7, 100, 31),
+        # Official grading only (nothing random here to draw again from the instructor's secret).
+        Case(-7, 8, 5, hidden=True), Case(4, 19, 4, label="end_not_reached", hidden=True),
     ]),
     Function("evenly_spaced", [
         Case(0.0, 1.0, 5), Case(-1.0, 2.0, 7), Case(0.0, 0.3, 4), Case(2.5, -2.5, 11), Case(0.0, 1.0, 2),
+        Case(-3.0, 1.5, 10, hidden=True), Case(1.0, 0.0, 3, hidden=True),
     ]),
     Function("filled", [
         Case((2, 3), 7), Case((4,), 0.5), Case((2, 2, 2), -3), Case((), 1), Case((0, 3), 2.0),
+        Case((3, 1), -4, hidden=True), Case((2,), 0.25, hidden=True),
     ]),
     Function("trainable", [
         Case([[1, 2], [3, 4]]),
@@ -26,6 +30,7 @@ KATA = Kata("k01_creation", [
     ], checks=BASIC + ("requires_grad", "leaf", "history", "independent"), devices=("cpu", "meta", "cuda")),
     Function("init_weight", [
         Case((3, 4), 0.1, 0), Case((5,), 2.0, 42), Case((2, 3, 4), 0.02, 7),
+        Case((4, 2), 0.5, 3, hidden=True),
     ], checks=BASIC + ("requires_grad", "leaf", "history")),
     Function("mask_like", [
         Case(randn(2, 3)), Case(randint(0, 9, 5)), Case(randn(2, 3, 4, dtype=torch.float64)), Case(randn(0, 4)),

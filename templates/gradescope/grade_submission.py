@@ -5,7 +5,9 @@ files themselves, or a folder holding either. The regular files named like this 
 (``k01_creation.py`` ...) are copied into the autograder's own ``katas/`` (a file in a ``katas/``
 folder wins over a loose one of the same name; links and anything else are ignored); the
 submission's own tests, conftest or grade.py never run. grade.py then grades against the
-reference, within a deadline, and prints Gradescope's results.json.
+reference, within a deadline, and prints Gradescope's results.json. When the instructor released
+the zip with a secret, ``source/kata_secret`` holds it and grade.py gets it as ``--secret-file``:
+the hidden cases count too.
 
 ``AUTOGRADER_ROOT`` (default /autograder) lets a self-test run this on a simulated tree.
 Standard library only.
@@ -25,6 +27,7 @@ from pathlib import Path
 ROOT = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
 SOURCE = ROOT / "source"              # the zip's contents: this project, reference included
 SUBMISSION = ROOT / "submission"
+SECRET = SOURCE / "kata_secret"       # the instructor's secret for hidden cases, when released with one
 RESULTS = ROOT / "results" / "results.json"
 DEADLINE = 540                        # seconds: inside Gradescope's default 10-minute limit
 MAX_BYTES = 1_000_000                 # a kata file is a few KB; anything bigger is not one
@@ -82,6 +85,8 @@ def grade(config: dict) -> tuple[dict | None, str]:
     """Run grade.py on the autograder's katas/: (results, "") or (None, why there are none)."""
     command = [sys.executable, str(SOURCE / "grade.py"), "--format", "gradescope", "--deadline", str(DEADLINE),
                "--visibility", config.get("visibility", "visible"), "--lang", config.get("lang", "en")]
+    if SECRET.is_file():
+        command += ["--secret-file", str(SECRET)]
     try:
         done = subprocess.run(command, cwd=SOURCE, capture_output=True, encoding="utf-8", errors="replace",
                               timeout=DEADLINE + 30)

@@ -1,0 +1,213 @@
+"""Hidden cases: checks that run only in official grading, whose expected results no student file holds.
+
+Official grading (the instructor's secret is given, or the format is one a grade is recorded
+from: classroom, gradescope, workflow) runs, after a function's public cases, its hidden cases
+(``spec.Function.hidden_plan``): the cases a test module declares ``hidden=True``, and every
+randomised public case drawn again with a seed derived from the secret. A submission that looks
+its answers up in the public answer key therefore earns practice points only.
+
+The expected results of hidden cases come from the live reference on the instructor's side, and
+in a student template from ``tests/hidden_key.dat``, which ``KATA_SECRET=... python grade.py
+freeze`` writes: a header in plain text (the number of hidden cases per function and the digest
+of the public key it belongs to) and a Fernet token (AES-128-CBC with HMAC-SHA256) whose key is
+derived from the secret. Only grade.py's parent reads the secret and decrypts; the children get
+the hidden cases as [case index, seed] pairs, never the secret.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import answer_key
+from .files import ROOT, read_regular, read_text
+from .integrity import SECRET_VARIABLE
+
+HIDDEN_KEY_NAME = "tests/hidden_key.dat"
+MAGIC = b"KATA-HIDDEN-KEY 1\n"
+OFFICIAL_FORMATS = ("classroom", "gradescope", "workflow")
+# The key derivation: PBKDF2 rather than a plain hash, since an instructor may choose a weak secret
+# and the encrypted file is in every student's repository.
+_SALT = b"torch-pitfall-katas hidden key v1"
+_ITERATIONS = 200_000
+
+
+class HiddenKeyError(Exception):
+    """The hidden key cannot be used; ``key`` is the message key that says why and what to do."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def read_secret(path: str | Path | None = None) -> str | None:
+    """The instructor's secret: the contents of ``path`` (``--secret-file``) or the ``KATA_SECRET``
+    variable, without surrounding white space; None when there is none. An empty variable counts
+    as none (GitHub passes a secret that is not set as an empty string); an empty or unreadable
+    file raises ``OSError``."""
+    if path is not None:
+        secret = read_text(Path(path), 4096).strip()
+        if not secret:
+            raise OSError(f"{path} is empty")
+        return secret
+    return os.environ.get(SECRET_VARIABLE, "").strip() or None
+
+
+def is_official(secret: str | None, output_format: str) -> bool:
+    """Whether grading is official: the secret is given, or the format records a grade."""
+    return secret is not None or output_format in OFFICIAL_FORMATS
+
+
+def hidden_seed(secret: str, kata: str, function: str, index: int) -> int:
+    """The seed of a randomised case drawn again in official grading: HMAC-SHA256 of the secret
+    and the case's name, cut to 63 bits. Learner code may see it; it reveals nothing of the secret."""
+    digest = hmac.new(secret.encode(), f"{kata}.{function}.{index}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def extras_for(plan: dict, secret: str, qualified: str) -> list:
+    """The [case index, seed] pairs official grading adds for one function, from its spec's plan
+    (``Function.hidden_plan``: a seed of None is drawn from the secret)."""
+    kata, function = qualified.split(".", 1)
+    return [[index, seed if seed is not None else hidden_seed(secret, kata, function, index)]
+            for index, seed in plan["hidden"]]
+
+
+def public_digest(path: Path) -> str:
+    """SHA-256 of the public answer key's bytes: what ties a hidden key to it ("" when unreadable)."""
+    try:
+        return hashlib.sha256(read_regular(path)).hexdigest()
+    except OSError:
+        return ""
+
+
+def _fernet(secret: str):
+    from cryptography.fernet import Fernet
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+
+    derived = PBKDF2HMAC(algorithm=hashes.SHA256(), length=32, salt=_SALT, iterations=_ITERATIONS) \
+        .derive(secret.encode())
+    return Fernet(base64.urlsafe_b64encode(derived))
+
+
+def write_key(secret: str, extras: dict, observations: dict, root: Path = ROOT) -> int:
+    """Write ``tests/hidden_key.dat`` under ``root``: ``extras`` ({function: [[index, seed], ...]})
+    and the reference's ``observations`` of them ({function: {device: [...]}}), encrypted, for the
+    public key now in place. Returns its size in bytes."""
+    digest = public_digest(root / "tests" / "answer_key.dat")
+    header = {"answer_key": digest, "checks": {name: len(pairs) for name, pairs in sorted(extras.items())}}
+    payload = json.dumps({"answer_key": digest, "extras": extras, "observations": observations}, allow_nan=True)
+    # Time 0: a Fernet token otherwise carries its creation time in plain text.
+    token = _fernet(secret).encrypt_at_time(zlib.compress(payload.encode(), 9), 0)
+    raw = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + token + b"\n"
+    (root / HIDDEN_KEY_NAME).write_bytes(raw)
+    return len(raw)
+
+
+def _parts(raw: bytes) -> tuple[dict, bytes]:
+    if not raw.startswith(MAGIC):
+        raise ValueError("not a hidden key")
+    header, _, token = raw[len(MAGIC):].partition(b"\n")
+    parsed = json.loads(header)
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("checks"), dict):
+        raise ValueError("no header")
+    return parsed, token.strip()
+
+
+def read_header(root: Path = ROOT) -> dict | None:
+    """The hidden key's plain-text header (``answer_key``, ``checks``), or None when there is no
+    readable hidden key."""
+    try:
+        return _parts(read_regular(root / HIDDEN_KEY_NAME))[0]
+    except (OSError, ValueError):
+        return None
+
+
+def decrypt(secret: str, root: Path = ROOT) -> dict:
+    """The hidden key's contents (``extras``, ``observations``); raises ``HiddenKeyError`` when it
+    is missing, belongs to another answer key, or the secret does not open it."""
+    from cryptography.fernet import InvalidToken
+
+    path = root / HIDDEN_KEY_NAME
+    if not path.exists():
+        raise HiddenKeyError("error.hidden_missing")
+    digest = public_digest(root / "tests" / "answer_key.dat")
+    try:
+        header, token = _parts(read_regular(path))
+    except (OSError, ValueError):
+        raise HiddenKeyError("error.hidden_stale") from None
+    if header.get("answer_key") != digest:
+        raise HiddenKeyError("error.hidden_stale")
+    try:
+        payload = json.loads(zlib.decompress(_fernet(secret).decrypt(token)))
+    except InvalidToken:
+        raise HiddenKeyError("error.secret_wrong") from None
+    except (ValueError, zlib.error):
+        raise HiddenKeyError("error.hidden_stale") from None
+    if payload.get("answer_key") != digest:
+        raise HiddenKeyError("error.hidden_stale")
+    return payload
+
+
+@dataclass
+class HiddenCases:
+    """What one grading run does about hidden cases.
+
+    ``official``: the grade counts (JSON ``"official"``); ``extras``: the hidden cases to run,
+    {function: [[index, seed], ...]}; ``observations``: their expected observations when they come
+    from the hidden key (None: from the live reference, or none); ``not_run``: hidden cases a
+    practice run leaves out; ``error``: the message key when official grading cannot happen
+    (every function then scores 0 with that message)."""
+
+    official: bool
+    extras: dict = field(default_factory=dict)
+    observations: dict | None = None
+    not_run: int = 0
+    error: str | None = None
+
+    def attach(self, source) -> None:
+        """Give an expectations source the hidden cases: the live reference observes them, a
+        recorded key appends their decrypted observations."""
+        source.extras = self.extras
+        if self.observations is not None:
+            source.hidden = self.observations
+
+
+def prepare(secret: str | None, official_format: bool, functions, source, root: Path = ROOT) -> HiddenCases:
+    """Decide the hidden cases of one run of ``functions`` against ``source`` (an expectations
+    source). Practice (no secret, not an official format): none, counting those left out. An
+    official format without a secret: the public cases only where no hidden key exists, else an
+    error. With the secret: from the hidden key when grading against the answer key, else planned
+    from the public key for the live reference."""
+    from .expectations import ANSWER_KEY
+
+    names = [f.qualified for f in functions]
+    if secret is None and not official_format:
+        header = read_header(root)
+        checks = header["checks"] if header else {}
+        return HiddenCases(False, not_run=sum(int(checks.get(name, 0)) for name in names))
+    if secret is None:
+        return HiddenCases(True, error="error.secret_missing" if (root / HIDDEN_KEY_NAME).exists() else None)
+    if source.name == ANSWER_KEY:
+        try:
+            payload = decrypt(secret, root)
+        except HiddenKeyError as problem:
+            return HiddenCases(True, error=problem.key)
+        extras = {name: payload["extras"][name] for name in names if payload["extras"].get(name)}
+        observations = {name: payload["observations"][name] for name in extras}
+        if any(len(cases) != len(extras[name]) for name in extras for cases in observations[name].values()):
+            return HiddenCases(True, error="error.hidden_stale")
+        return HiddenCases(True, extras, observations)
+    key = answer_key.load(root / "tests" / "answer_key.dat")
+    stale = set(key.stale_katas(root)) if key else set()
+    if key is None or any(f.kata in stale or "plan" not in key.expected.get(f.qualified, {}) for f in functions):
+        return HiddenCases(True, error="error.hidden_plan")
+    extras = {name: extras_for(key.expected[name]["plan"], secret, name) for name in names}
+    return HiddenCases(True, {name: pairs for name, pairs in extras.items() if pairs})
