@@ -285,6 +285,11 @@ def _first_gap(yours, expected, path: str) -> str | None:
     if isinstance(expected, dict):
         if not isinstance(yours, dict):
             return path
+        if expected.get("kind") == "dict" and isinstance(yours.get("keys"), list) \
+                and isinstance(yours.get("items"), list) and all(isinstance(k, str) for k in yours["keys"]):
+            # A returned dict's items pair by key, in any order, as the comparison pairs them.
+            by_key = dict(zip(yours["keys"], yours["items"]))
+            yours = {**yours, "keys": expected["keys"], "items": [by_key.get(k) for k in expected["keys"]]}
         for key, value in expected.items():
             if key == "printed":
                 continue
