@@ -60,7 +60,7 @@ def _project_copy(tmp_path: Path) -> Path:
     copy.mkdir()
     for name in ("grade.py", "pyproject.toml", "conftest.py"):
         shutil.copy2(ROOT / name, copy / name)
-    for name in ("kata_harness", "tests", "curriculum", "katas", "reference", "templates", ".github"):
+    for name in ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates", ".github"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return copy
