@@ -269,7 +269,8 @@ def grade_command(argv: list[str]) -> int:
 
 
 def freeze(argv: list[str]) -> int:
-    """``grade.py freeze``: record the reference's observations into the answer key."""
+    """``grade.py freeze``: record the reference's observations into the answer key (and, with the
+    instructor's secret, those of the hidden cases into the encrypted hidden key)."""
     import torch  # only for its version: the observing happens in the referee child
 
     from kata_harness import answer_key, hidden
@@ -306,12 +307,12 @@ def freeze(argv: list[str]) -> int:
     return _freeze_hidden(secret, functions, observed.expected) if secret else 0
 
 
-def _observed_all(observed) -> bool:
+def _observed_all(observed, key: str = "the answer key") -> bool:
     """True when the referee observed every function (else, after one line per failure, False)."""
     for name, verdict in observed.verdicts.items():
         print(f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}", file=sys.stderr)
     if observed.verdicts:
-        print("freeze: the reference could not be observed; the answer key was not written", file=sys.stderr)
+        print(f"freeze: the reference could not be observed; {key} was not written", file=sys.stderr)
     return not observed.verdicts
 
 
@@ -323,7 +324,7 @@ def _freeze_hidden(secret: str, functions, public: dict) -> int:
     extras = {name: hidden.extras_for(event["plan"], secret, name) for name, event in public.items()}
     extras = {name: pairs for name, pairs in extras.items() if pairs}
     observed = observe_reference([f for f in functions if f.qualified in extras], ROOT / "reference", extras)
-    if not _observed_all(observed):
+    if not _observed_all(observed, "the hidden key"):
         return 1
     # The public cases come first, as in grading; the key keeps what follows them.
     hidden_observations = {name: {device: cases[public[name]["plan"]["public"]:]
