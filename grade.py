@@ -212,19 +212,21 @@ def grade_command(argv: list[str]) -> int:
     expected = _expectations(args.against, lang, official=hidden.is_official(secret, args.format))
     if expected is None:
         return 2
-    cases = hidden.prepare(secret, args.format in hidden.OFFICIAL_FORMATS, functions, expected)
-    cases.attach(expected)
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
 
     def spawn() -> Child:
         return Child(sandboxed=boxed, solutions=(solutions,))
 
+    # The children import torch (the slow part) while this process decides the hidden cases (it may
+    # decrypt the hidden key) and checks the grading files; a child reads its job once torch is in.
+    learner = spawn()
+    cases = hidden.prepare(secret, args.format in hidden.OFFICIAL_FORMATS, functions, expected)
+    cases.attach(expected)
     if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
+        learner.stop()
         checked = integrity.check(secret=secret)
         grading = Grading(verdicts={f.qualified: Verdict("error", reason=(cases.error, {})) for f in functions})
     else:
-        # The children import torch (the slow part) while this process checks the grading files.
-        learner = spawn()
         expected.start(functions)
         checked = integrity.check(secret=secret)
         # Leave a second to stop the children and print, counted from this process's start.
