@@ -262,7 +262,15 @@ class ForkedChild:
                 return None
 
     def stop(self) -> None:
-        """A job that did not end by itself takes the zygote with it (a new one serves the next)."""
+        """Wait briefly for the zygote to report the job's end (it follows the job's last event);
+        a job that does not end by itself takes the zygote with it (a new one serves the next)."""
+        until = time.monotonic() + 2.0
+        try:
+            while self.status is None and time.monotonic() < until:
+                if self.next_event(until - time.monotonic()) is None and self.status is None:
+                    break   # the zygote itself is gone
+        except queue.Empty:
+            pass
         if self.status is None:
             self.zygote.stop()
 
