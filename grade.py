@@ -555,6 +555,7 @@ def main(argv: list[str]) -> int:
         return 3
     _end_on_signal()
     processes.become_subreaper()   # orphans of learner code come back here, and are killed below
+    processes.hide_from_same_user()   # learner code cannot read this process's memory or environment
     try:
         return command(argv[1:]) if command else grade_command(argv)
     finally:

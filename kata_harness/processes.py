@@ -15,6 +15,7 @@ import sys
 
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_DUMPABLE = 4
 
 
 def popen_options() -> dict:
@@ -55,6 +56,19 @@ def become_subreaper() -> bool:
     try:
         import ctypes
         return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def hide_from_same_user() -> bool:
+    """Linux: make this process non-dumpable, so that a process of the same user (learner code
+    running unsandboxed) cannot read its memory or ``/proc/<pid>/environ`` (which holds
+    KATA_SECRET in official grading). Children start dumpable again at exec: nothing else changes."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
 
