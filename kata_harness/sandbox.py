@@ -88,6 +88,9 @@ def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str
     args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
     for folder in _python_folders():
         args += ["--ro-bind", folder, folder]
+    for path in (sys.prefix, os.path.dirname(sys.executable)):
+        if os.path.realpath(path) != os.path.abspath(path):   # reached through a link (a linked .venv)
+            args += ["--ro-bind", os.path.realpath(path), os.path.abspath(path)]
     package = Path(__file__).resolve().parent
     args += ["--ro-bind", str(package), str(package)]
     for spec in sorted(Path(tests_dir).glob("test_*.py")):
