@@ -178,4 +178,9 @@ def test_no_submission_can_disturb_another(flags, tmp_path):
     assert out.read_bytes() == written
     if not flags:   # a second run (the vandal's files intact) reuses nothing forged and gives the same rows
         again = run("batch", str(subs), "--out", str(out), "-j", "2", *flags, timeout=600)
-        assert again.returncode == 0 and _gradebook(out) == book
+        rerun = _gradebook(out)
+        # Which of its own functions the zygote killer's crash is charged to depends on how far the
+        # dying zygote relayed; every other row must be exactly the same.
+        killer = rerun.pop("mallory-killer")
+        assert again.returncode == 0 and rerun == {k: v for k, v in book.items() if k != "mallory-killer"}
+        assert killer["k01_creation.filled"] == "0" and int(killer["score"]) <= full - filled_points
