@@ -196,7 +196,7 @@ def grade_command(argv: list[str]) -> int:
     from kata_harness import formats, hidden, integrity, official, sandbox, summary
     from kata_harness.channel import Child
     from kata_harness.grading import FUNCTION_TIMEOUT, Grading, grade
-    from kata_harness.report import Verdict
+    from kata_harness.report import Status, Verdict
 
     args = _grading_parser().parse_args(argv)
     lang = args.lang or default_language()
@@ -225,7 +225,7 @@ def grade_command(argv: list[str]) -> int:
     if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
         learner.stop()
         checked = integrity.check(secret=secret)
-        grading = Grading(verdicts={f.qualified: Verdict("error", reason=(cases.error, {})) for f in functions})
+        grading = Grading(verdicts={f.qualified: Verdict(Status.ERROR, reason=(cases.error, {})) for f in functions})
     else:
         expected.start(functions)
         checked = integrity.check(secret=secret)

@@ -39,6 +39,7 @@ from .channel import Child, Zygote, can_fork
 from .expectations import Recorded
 from .files import ROOT, read_regular
 from .grading import grade
+from .report import Status
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
@@ -168,7 +169,7 @@ def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dic
     """The gradebook row of a submission (all zeros when it could not be graded)."""
     row = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
-        passed = verdicts is not None and verdicts[info.qualified].status == "passed"
+        passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
         row[info.qualified] = info.points if passed else 0
         row["score"] += row[info.qualified]
     row["notes"] = "; ".join(submission.notes)

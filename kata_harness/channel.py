@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Protocol
 
 from . import processes, sandbox
 from .files import ROOT
@@ -54,6 +55,31 @@ class Event:
     at: float = 0.0
     job: object = None
     control: bool = False     # a zygote's own message (never relayed from a job)
+
+
+class GradingChild(Protocol):
+    """What the judge needs of a learner or referee child: a ``Child`` started for one job, or a
+    ``ForkedChild`` of a zygote."""
+
+    @property
+    def output_tail(self) -> str:
+        """The last characters the child printed (to explain a crash)."""
+        ...
+
+    def send(self, job: dict) -> None:
+        """Send a job."""
+
+    def next_event(self, timeout: float) -> Event | None:
+        """The next event, None at end of stream; raises queue.Empty after ``timeout`` seconds."""
+
+    def stop(self) -> None:
+        """End the job and everything it started."""
+
+    def death_reason(self) -> str:
+        """How the child ended, in a few words."""
+
+
+Spawn = Callable[[], GradingChild]   # makes a fresh learner child (at the start, after a crash)
 
 
 def parse_event(raw: bytes, at: float) -> Event:
@@ -143,7 +169,7 @@ class Child:
         except (BrokenPipeError, OSError, ValueError):
             pass   # the child already died; its end of stream will say so
 
-    def next_event(self, timeout: float):
+    def next_event(self, timeout: float) -> Event | None:
         """The next event, None at end of stream, or raises queue.Empty after ``timeout``."""
         return self.events.get(timeout=max(timeout, 0.0))
 
@@ -241,13 +267,16 @@ class ForkedChild:
 
     @property
     def output_tail(self) -> str:
+        """The zygote's output tail (its forked children share it)."""
         return self.process.output_tail
 
     def send(self, job: dict) -> None:
+        """Send the job to the zygote, which forks a fresh child for it."""
         self.job = job.get("job")
         self.process.send(job)
 
-    def next_event(self, timeout: float):
+    def next_event(self, timeout: float) -> Event | None:
+        """The job's next event; None once the zygote reports the job's end (or itself died)."""
         until = time.monotonic() + timeout
         while True:
             if self.status is not None:
@@ -275,6 +304,7 @@ class ForkedChild:
             self.zygote.stop()
 
     def death_reason(self) -> str:
+        """How the forked child ended, as the zygote reported it."""
         if self.status is None:
             return "no answer"
         return exit_reason(os.waitstatus_to_exitcode(self.status)) if hasattr(os, "waitstatus_to_exitcode") \

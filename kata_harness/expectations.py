@@ -14,7 +14,7 @@ from pathlib import Path
 from . import answer_key
 from .catalog import FunctionInfo
 from .files import ROOT
-from .report import Verdict
+from .report import Reason, Status, Verdict
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
@@ -74,14 +74,14 @@ class LiveReference:
                 elif event.kind == "expected_error":
                     for name, info in wanted.items():
                         if info.kata == fields.get("kata") and fields.get("function") in (None, info.name):
-                            found[name] = Verdict("error", reason=("error.reference", {"error": str(fields.get("error"))}))
+                            found[name] = Verdict(Status.ERROR, reason=Reason("error.reference", {"error": str(fields.get("error"))}))
                 elif event.kind == "done":
                     break
         finally:
             self.referee.stop()
             self.referee = None
         for name, info in wanted.items():
-            yield info, found.get(name) or Verdict("error", reason=("error.reference", {"error": problem}))
+            yield info, found.get(name) or Verdict(Status.ERROR, reason=Reason("error.reference", {"error": problem}))
 
     def stop(self) -> None:
         """Stop the referee if it still runs."""
@@ -107,9 +107,9 @@ class Recorded:
         for info in list(pending):
             event = self.expected.get(info.qualified)
             if info.kata in self.stale:
-                yield info, Verdict("error", reason=("error.stale_key", {}))
+                yield info, Verdict(Status.ERROR, reason=Reason("error.stale_key", {}))
             elif event is None:
-                yield info, Verdict("error", reason=("error.not_in_key", {}))
+                yield info, Verdict(Status.ERROR, reason=Reason("error.not_in_key", {}))
             else:
                 extra = self.hidden.get(info.qualified, {})
                 observations = {device: cases + extra.get(device, []) for device, cases in event["observations"].items()}

@@ -7,7 +7,7 @@ import os
 from .catalog import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
-from .report import Verdict, lesson_text, render
+from .report import Status, explain, lesson_text, with_hint
 from .text import message, pick
 
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
@@ -24,9 +24,11 @@ def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Gradi
             if info.qualified not in chosen:
                 continue
             verdict = grading.verdicts[info.qualified]
-            passed = verdict.status == "passed"
-            entry = {"name": info.name, "status": verdict.status, "score": info.points if passed else 0,
-                     "max_score": info.points, "message": render(verdict, info, lang, solutions=solutions),
+            passed = verdict.status == Status.PASSED
+            explained = explain(verdict, info, lang, solutions=solutions)
+            entry = {"name": info.name, "status": verdict.status.value, "score": info.points if passed else 0,
+                     "max_score": info.points, "message": explained.text(hint=False),
+                     "differed": explained.differed, "pitfall": explained.pitfall,
                      "hint": "" if passed else info.hint(1, lang)}
             if verdict.skipped:
                 entry["skipped"] = list(verdict.skipped)
@@ -37,6 +39,7 @@ def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Gradi
     return {
         "score": sum(k["score"] for k in kata_entries),
         "max_score": sum(k["max_score"] for k in kata_entries),
+        "lang": lang,
         "graded_against": graded_against,
         "integrity": (integrity or Integrity()).as_json(),
         "katas": kata_entries,
@@ -59,18 +62,6 @@ def _paint(text: str, role: str, colour: bool) -> str:
 def _bar(done: int, total: int, colour: bool = False, width: int = 20) -> str:
     filled = round(width * done / total) if total else width
     return _paint("█" * filled, "bar", colour) + "░" * (width - filled)
-
-
-def _first_line(verdict: Verdict, info: FunctionInfo, lang: str, solutions: str) -> str:
-    """What differed (or the error), in one line for the table."""
-    if verdict.status == "todo":
-        return message("status.todo", lang)
-    lines = render(verdict, info, lang, solutions=solutions, hint=False).splitlines()
-    called = message("called", lang)
-    line = next((line for line in lines if not line.startswith(called)), lines[0] if lines else "")
-    for prefix in (message("differs", lang) + ": ", message("differs", lang) + "："):
-        line = line.removeprefix(prefix)
-    return line
 
 
 def integrity_text(integrity: Integrity, lang: str) -> str:
@@ -96,10 +87,9 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
         width = max(len(f["name"]) for f in kata["functions"])
         for entry in kata["functions"]:
             info = infos[f"{kata['kata']}.{entry['name']}"]
-            verdict = grading.verdicts[info.qualified]
             skipped = skipped or bool(entry.get("skipped"))
-            detail = pick(info.title, lang) if entry["status"] == "passed" else \
-                _first_line(verdict, info, lang, solutions)
+            detail = {"passed": pick(info.title, lang), "todo": message("status.todo", lang)}.get(
+                entry["status"], entry["differed"].partition("\n")[0])
             mark = _paint(MARKS[entry["status"]], entry["status"], colour)
             out.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
         out.append("")
@@ -111,12 +101,9 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
         out.append(message("skipped.cuda", lang))
     if next_up:
         info, entry = next_up
-        colon = "：" if lang == "zh" else ": "
-        out.append(_paint(f"{message('grade.next', lang)}{colon}{info.qualified} — {pick(info.title, lang)}"
-                          f"{lesson_text(info.section, lang)}", "next", colour))
-        out.extend("  " + line for line in entry["message"].splitlines())
-        if entry["status"] == "todo" and info.hints:
-            out.append(f"  {message('hint', lang)}{colon}{info.hint(1, lang)}")
+        out.append(_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
+                                  lesson=lesson_text(info.section, lang)), "next", colour))
+        out.extend("  " + line for line in with_hint(entry, lang).splitlines())
         out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
         out.append("")
     elif (next_from or doc)["katas"]:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .catalog import FunctionInfo
-from .channel import Child, Event
+from .channel import Child, Event, GradingChild, Spawn
 from .compare import Difference, Tolerance
-from .report import Verdict, judge
+from .report import Reason, Status, Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
@@ -49,9 +49,9 @@ def _job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, *
             **{k: str(v) for k, v in paths.items()}}
 
 
-def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
+def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn: Spawn,
           function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          learner=None, extras: dict | None = None) -> Grading:
+          learner: GradingChild | None = None, extras: dict | None = None) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
     always returns a verdict for every function, whatever the learner code does. ``spawn()``
     makes a fresh learner child (at the start, after a crash); ``learner`` is one already started.
@@ -76,7 +76,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
         if len(pending) == left:
             # Nothing was charged (the child died between functions): charge the next one, so that
             # every restart makes progress.
-            _finish(pending[0], Verdict("error", reason=("error.crash", {"reason": learner.death_reason()})),
+            _finish(pending[0], Verdict(Status.ERROR, reason=Reason("error.crash", {"reason": learner.death_reason()})),
                     pending, result)
             if not pending:
                 break
@@ -85,7 +85,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn,
         learner.send(job)
     learner.stop()
     for info in pending:
-        result.verdicts.setdefault(info.qualified, Verdict("error", reason=("error.deadline", {})))
+        result.verdicts.setdefault(info.qualified, Verdict(Status.ERROR, reason=Reason("error.deadline", {})))
     return result
 
 
@@ -121,7 +121,8 @@ class _Plan:
         return self.steps[self.position] if self.position < len(self.steps) else ("done", None, None)
 
 
-def _follow_learner(child, job: dict, pending, result, function_timeout, stop_at) -> bool:
+def _follow_learner(child: GradingChild, job: dict, pending: list[FunctionInfo], result: Grading,
+                    function_timeout: float, stop_at: float) -> bool:
     """Follow one learner child's events. Returns True when it hung, died or misbehaved with
     work left (so a fresh child must grade the rest)."""
     plan = _Plan(pending)
@@ -156,7 +157,7 @@ def _follow_learner(child, job: dict, pending, result, function_timeout, stop_at
         elif event.kind == "kata_error":
             key, fields = event.fields["reason"]
             for victim in [f for f in pending if f.kata == kata]:
-                _finish(victim, Verdict("error", reason=(key, fields)), pending, result)
+                _finish(victim, Verdict(Status.ERROR, reason=(key, fields)), pending, result)
             while plan.next_step()[1] == kata:
                 plan.position += 1
             plan.current = None
@@ -165,7 +166,7 @@ def _follow_learner(child, job: dict, pending, result, function_timeout, stop_at
             started = event.at
             limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
         elif event.kind == "missing":
-            _finish(info, Verdict("error", reason=("error.not_found", {})), pending, result)
+            _finish(info, Verdict(Status.ERROR, reason=Reason("error.not_found", {})), pending, result)
             plan.position += 1
             plan.current = None
         elif event.kind == "observed":
@@ -236,17 +237,17 @@ def verdict_for(expected: dict, observations: dict) -> Verdict:
     public = public_cases(expected)
     try:
         verdict = judge(checks, tolerance, observations, expected["observations"])
-        if public is not None and verdict.status == "failed":
+        if public is not None and verdict.status == Status.FAILED:
             first = judge(checks, tolerance, {d: obs[:public] for d, obs in observations.items()},
                           {d: obs[:public] for d, obs in expected["observations"].items()})
-            verdict = first if first.status != "passed" else hidden_difference(verdict)
+            verdict = first if first.status != Status.PASSED else hidden_difference(verdict)
     except Exception as error:   # a forged observation can be of any shape
-        return Verdict("error", reason=("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
+        return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
     skipped = list(expected.get("skipped", []))
-    if verdict.status == "passed":
+    if verdict.status == Status.PASSED:
         missing = incomplete(observations, expected["observations"])
         if missing:
-            return Verdict("error", reason=("error.protocol", {"what": missing}))
+            return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": missing}))
         skipped += [d for d in expected["observations"] if d not in observations]
     verdict.skipped = skipped
     return verdict
@@ -324,7 +325,7 @@ def _blame(current, reason, pending, result, printed="") -> None:
     else:
         victims = [current[1]] if current[1] in pending else pending[:1]
     for info in victims:
-        _finish(info, Verdict("error", reason=reason, printed=printed), pending, result)
+        _finish(info, Verdict(Status.ERROR, reason=reason, printed=printed), pending, result)
 
 
 __all__ = ["Child", "FUNCTION_TIMEOUT", "Grading", "grade", "observe_reference", "verdict_for"]

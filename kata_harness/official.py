@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .catalog import FunctionInfo
 from .grading import Grading
+from .report import with_hint
 
 MESSAGE_LIMIT = 500
 CLASSROOM_STATUS = {"passed": "pass", "failed": "fail", "todo": "fail", "error": "error"}
@@ -49,7 +50,7 @@ def classroom(doc: dict, infos: dict, grading: Grading, *, solutions: Path, show
     tests = []
     for info, entry in _entries(doc, infos):
         status = "fail" if tampered else CLASSROOM_STATUS[entry["status"]]
-        message = tampered or entry["message"]
+        message = tampered or with_hint(entry, doc["lang"])
         for point in range(1, info.points + 1):
             name = info.qualified if info.points == 1 else f"{info.qualified} (point {point} of {info.points})"
             tests.append({
@@ -77,7 +78,7 @@ def gradescope(doc: dict, infos: dict, *, summary: str, wall_time: float, visibi
             "name": info.qualified,
             "score": info.points if passed else 0, "max_score": info.points,
             "status": "passed" if passed else "failed",
-            "output": tampered or entry["message"] or "",
+            "output": tampered or with_hint(entry, doc["lang"]),
             "tags": [info.kata],
             "visibility": visibility,
         })

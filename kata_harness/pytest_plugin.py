@@ -12,7 +12,7 @@ import pytest
 
 from . import answer_key
 from .catalog import load_curriculum
-from .report import render
+from .report import Status, render
 from .grading import FUNCTION_TIMEOUT
 from .runner import ROOT, cuda_available, grade_against, load_kata_spec, load_module, observe_devices
 from .spec import Kata
@@ -160,7 +160,7 @@ class KataItem(pytest.Item):
         limit = self.function.timeout or FUNCTION_TIMEOUT
         verdict = _within(limit, lambda: grade_against(self.function, self.kata, learner_fn, expected, str(learner_file)),
                           message("error.timeout", lang, seconds=limit))
-        if verdict.status != "passed":
+        if verdict.status != Status.PASSED:
             raise KataFailure(render(verdict, info, lang, solutions=os.path.relpath(solutions_dir, self.config.rootpath)))
 
     def _recorded(self, lang: str) -> dict:

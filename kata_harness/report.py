@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import NamedTuple
 
 from .catalog import FunctionInfo
 from .compare import Difference, Tolerance, compare_case, tidy_cut
@@ -21,19 +23,43 @@ IMPORTS = {
     "copy": "import copy", "os": "import os",
 }
 
+class Status(str, Enum):
+    """How a function fared (the value is the JSON ``status``)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    TODO = "todo"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Reason(NamedTuple):
+    """Why a function errored: a message key of ``text.MESSAGES`` and the fields it is formatted with."""
+
+    key: str
+    fields: dict
+
+
 @dataclass
 class Verdict:
     """The outcome for one function. ``difference`` and ``call`` explain a failure;
-    ``reason`` (a message key with fields) explains an error or a todo."""
+    ``reason`` explains an error."""
 
-    status: str
+    status: Status
     device: str = ""
     call: str = ""
     label: str | None = None
     difference: Difference | None = None
-    reason: tuple = ()            # (message key, fields)
+    reason: Reason | tuple = ()
     printed: str = ""
     skipped: list = field(default_factory=list)   # devices not available here (e.g. cuda)
+
+    def __post_init__(self):
+        self.status = Status(self.status)   # a plain string is checked, never trusted
+        if self.reason:
+            self.reason = Reason(*self.reason)
 
 
 def judge(checks, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
@@ -45,21 +71,21 @@ def judge(checks, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
         your_cases = yours.get(device, [])
         for index, e in enumerate(expected_cases):
             if "raised" in e:
-                return Verdict("error", device, e.get("call", ""),
-                               reason=("error.reference", {"error": e["raised"]["message"]}))
+                return Verdict(Status.ERROR, device, e.get("call", ""),
+                               reason=Reason("error.reference", {"error": e["raised"]["message"]}))
             if index >= len(your_cases):
                 break
             y = your_cases[index]
             raised = y.get("raised", {})
             if raised.get("todo"):
-                return Verdict("todo", device, y["call"], printed=y.get("printed", ""))
+                return Verdict(Status.TODO, device, y["call"], printed=y.get("printed", ""))
             if raised.get("exit"):
-                return Verdict("error", device, y["call"], printed=y.get("printed", ""),
-                               reason=("error.exit", {"error": f"{raised['type']}: {raised['message']}"}))
+                return Verdict(Status.ERROR, device, y["call"], printed=y.get("printed", ""),
+                               reason=Reason("error.exit", {"error": f"{raised['type']}: {raised['message']}"}))
             found = compare_case(y, e, checks, tolerance)
             if found:
-                return Verdict("failed", device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
-    return Verdict("passed")
+                return Verdict(Status.FAILED, device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
+    return Verdict(Status.PASSED)
 
 
 def _where_text(where: dict, lang: str) -> str:
@@ -142,29 +168,71 @@ def pitfall_text(info: FunctionInfo, found: Difference | None, label: str | None
     return pick(text, lang) + lesson_text(info.section, lang)
 
 
+@dataclass
+class Explanation:
+    """A learner's message in parts, built once: the text report, the JSON and the official
+    formats each show the parts they need. Empty parts are left out."""
+
+    lang: str
+    called: str = ""      # the learner's call, with the device it ran on
+    differed: str = ""    # what differed; for an error or a todo, the whole explanation
+    pitfall: str = ""     # the pitfall that explains the difference, with the lesson section
+    hint: str = ""        # the first hint
+    printed: str = ""     # what the learner's code printed (shortened)
+
+    def lines(self, *, hint: bool = True) -> list[str]:
+        """The message's lines in reading order; ``hint=False`` leaves the hint out."""
+        lines = [message("line.called", self.lang, call=self.called)] if self.called else []
+        if self.differed:
+            lines.append(message("line.differs", self.lang, text=self.differed) if self.pitfall else self.differed)
+        if self.pitfall:
+            lines.append(message("line.pitfall", self.lang, text=self.pitfall))
+        if hint and self.hint:
+            lines.append(message("line.hint", self.lang, text=self.hint))
+        if self.printed:
+            lines.append(message("line.printed", self.lang, text=self.printed))
+        return lines
+
+    def text(self, *, hint: bool = True) -> str:
+        """The message as the learner reads it."""
+        return "\n".join(self.lines(hint=hint))
+
+
+def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions: str = "katas") -> Explanation:
+    """The explanation of ``verdict`` in ``lang`` (all parts empty for a pass)."""
+    if verdict.status == Status.PASSED:
+        return Explanation(lang)
+    file = f"{solutions}/{info.kata}.py"
+    if verdict.status == Status.TODO:
+        return Explanation(lang, differed=message("todo.message", lang, function=info.name, file=file),
+                           hint=info.hint(1, lang) if info.hints else "")
+    called = verdict.call
+    if called and verdict.device:
+        called += message("line.device", lang, device=verdict.device)
+    printed = verdict.printed.rstrip()
+    if len(printed) > 300:
+        printed = printed[:300] + " " + message("truncated", lang)
+    if verdict.status == Status.ERROR:
+        key, fields = verdict.reason
+        return Explanation(lang, called, message(key, lang, **{"file": file, "function": info.name, **fields}),
+                           printed=printed)
+    return Explanation(lang, called, _difference_text(verdict.difference, lang),
+                       pitfall_text(info, verdict.difference, verdict.label, lang),
+                       info.hint(1, lang) if info.hints else "", printed)
+
+
 def render(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions: str = "katas",
            hint: bool = True) -> str:
-    """The learner's message for ``verdict`` (empty for a pass)."""
-    if verdict.status == "passed":
-        return ""
-    file = f"{solutions}/{info.kata}.py"
-    if verdict.status == "todo":
-        return message("todo.message", lang, function=info.name, file=file)
-    lines = []
-    colon = "：" if lang == "zh" else ": "
-    if verdict.call:
-        device = f"   [{message('on_device', lang)}{colon}{verdict.device}]" if verdict.device else ""
-        lines.append(f"{message('called', lang)}{colon}{verdict.call}{device}")
-    if verdict.status == "error":
-        key, fields = verdict.reason
-        lines.append(message(key, lang, **{"file": file, "function": info.name, **fields}))
-    else:
-        lines.append(f"{message('differs', lang)}{colon}{_difference_text(verdict.difference, lang)}")
-        lines.append(f"{message('pitfall', lang)}{colon}{pitfall_text(info, verdict.difference, verdict.label, lang)}")
-        if hint and info.hints:
-            lines.append(f"{message('hint', lang)}{colon}{info.hint(1, lang)}")
-    if verdict.printed:
-        printed = verdict.printed if len(verdict.printed) <= 300 else verdict.printed[:300] + " " + \
-            message("truncated", lang)
-        lines.append(f"{message('printed', lang)}{colon}{printed.rstrip()}")
-    return "\n".join(lines)
+    """The learner's message for ``verdict`` (empty for a pass); a todo's hint is never shown
+    here (the stub's own text says what to do)."""
+    explanation = explain(verdict, info, lang, solutions=solutions)
+    if verdict.status == Status.TODO:
+        hint = False
+    return explanation.text(hint=hint)
+
+
+def with_hint(entry: dict, lang: str) -> str:
+    """A JSON function entry's message followed by its first hint: what a learner reads in full."""
+    if not entry["hint"]:
+        return entry["message"]
+    return "\n".join(filter(None, [entry["message"], message("line.hint", lang, text=entry["hint"])]))

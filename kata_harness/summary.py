@@ -14,6 +14,7 @@ import html
 import re
 
 from .catalog import FunctionInfo, KataInfo
+from .report import with_hint
 from .text import message, pick
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
@@ -51,22 +52,15 @@ def _block(text: str) -> str:
     return f"{fence}text\n{text}\n{fence}"
 
 
-def _what_differed(entry: dict, lang: str) -> str:
-    """The line of a message that says what went wrong (not the call), short enough for the table."""
-    called = message("called", lang)
-    lines = entry["message"].splitlines()
-    line = next((line for line in lines if not line.startswith(called)), lines[0] if lines else "")
-    for separator in (": ", "："):
-        line = line.removeprefix(message("differs", lang) + separator)
+def _what_differed(entry: dict) -> str:
+    """What went wrong, short enough for the table."""
+    line = entry["differed"].partition("\n")[0]
     return line if len(line) <= CELL_LIMIT else line[:CELL_LIMIT - 3] + "..."
 
 
 def _details(entry: dict, lang: str) -> str:
-    """The whole message of a function not passed, with the first hint when the message lacks it."""
-    text = entry["message"]
-    if entry["hint"] and entry["hint"] not in text:
-        colon = "：" if lang == "zh" else ": "
-        text += f"\n{message('hint', lang)}{colon}{entry['hint']}"
+    """The whole message of a function not passed, with its first hint."""
+    text = with_hint(entry, lang)
     if len(text) > DETAIL_LIMIT:
         text = text[:DETAIL_LIMIT] + " " + message("truncated", lang)
     return text
@@ -78,7 +72,7 @@ def _result_cell(entry: dict, info: FunctionInfo, lang: str) -> str:
         return _escape(pick(info.title, lang)).replace("|", "\\|")
     if entry["status"] == "todo":
         return message("status.todo", lang)
-    return _code(_what_differed(entry, lang))
+    return _code(_what_differed(entry))
 
 
 def _details_block(entry: dict, info: FunctionInfo, lang: str) -> str:

@@ -9,15 +9,18 @@ LANGUAGES = ("en", "zh")
 
 MESSAGES = {
     # --- what differed -----------------------------------------------------------------
-    "called": {"en": "Called", "zh": "调用"},
-    "on_device": {"en": "on device", "zh": "设备"},
+    # The lines of a message, punctuation included (Chinese uses full-width colons).
+    "line.called": {"en": "Called: {call}", "zh": "调用：{call}"},
+    "line.device": {"en": "   [on device: {device}]", "zh": "   [设备：{device}]"},
+    "line.differs": {"en": "What differed: {text}", "zh": "不同之处：{text}"},
+    "line.pitfall": {"en": "Pitfall: {text}", "zh": "陷阱：{text}"},
+    "line.hint": {"en": "Hint: {text}", "zh": "提示：{text}"},
+    "line.printed": {"en": "Your code printed: {text}", "zh": "你的代码输出了：{text}"},
+    "line.next": {"en": "Next: {name} — {title}{lesson}", "zh": "下一步：{name} — {title}{lesson}"},
     "yours": {"en": "yours", "zh": "你的"},
     "expected": {"en": "expected", "zh": "应为"},
-    "differs": {"en": "What differed", "zh": "不同之处"},
-    "pitfall": {"en": "Pitfall", "zh": "陷阱"},
     "hint": {"en": "Hint", "zh": "提示"},
     "tutorial": {"en": "lesson {section}, docs/lesson.md", "zh": "讲义 {section}，docs/lesson.zh.md"},
-    "printed": {"en": "Your code printed", "zh": "你的代码输出了"},
     "truncated": {"en": "(truncated)", "zh": "（已截断）"},
     "where.result": {"en": "the result", "zh": "返回值"},
     "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},

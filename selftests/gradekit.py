@@ -43,7 +43,8 @@ def solutions_from_reference(target: Path) -> Path:
 
 def check_schema(doc: dict) -> None:
     """Assert that ``doc`` follows DESIGN.md's grade.py JSON schema, field by field."""
-    assert set(doc) >= {"score", "max_score", "graded_against", "integrity", "katas", "sandbox"}
+    assert set(doc) >= {"score", "max_score", "lang", "graded_against", "integrity", "katas", "sandbox"}
+    assert doc["lang"] in ("en", "zh")
     assert doc["sandbox"] in ("bubblewrap", "none")
     assert isinstance(doc["score"], int) and isinstance(doc["max_score"], int)
     assert 0 <= doc["score"] <= doc["max_score"]
@@ -56,8 +57,12 @@ def check_schema(doc: dict) -> None:
         assert sum(f["score"] for f in kata["functions"]) == kata["score"]
         assert sum(f["max_score"] for f in kata["functions"]) == kata["max_score"]
         for function in kata["functions"]:
-            assert set(function) >= {"name", "status", "score", "max_score", "message", "hint"}
-            assert set(function) <= {"name", "status", "score", "max_score", "message", "hint", "skipped"}
+            parts = {"name", "status", "score", "max_score", "message", "differed", "pitfall", "hint"}
+            assert parts <= set(function) <= parts | {"skipped"}
+            # The message is built once from its parts: the hint is a field of its own, never repeated.
+            assert not function["hint"] or function["hint"] not in function["message"]
+            assert function["differed"] in function["message"] and function["pitfall"] in function["message"]
+            assert bool(function["pitfall"]) == (function["status"] == "failed")
             assert function["status"] in ("passed", "failed", "error", "todo")
             assert function["score"] == (function["max_score"] if function["status"] == "passed" else 0)
             assert isinstance(function["message"], str) and isinstance(function["hint"], str)

@@ -228,10 +228,10 @@ def test_summary_shows_learner_text_only_as_code():
     hostile = "x | ✅ | forged | 1/1 |\n```\n</details><img src=x onerror=alert(1)> [link](http://example.com)"
     katas = [kata for kata in load_curriculum() if kata.name == "k01_creation"]
     functions = [{"name": f.name, "status": "passed", "score": f.points, "max_score": f.points, "message": "",
-                  "hint": ""} for f in katas[0].functions]
+                  "differed": "", "pitfall": "", "hint": ""} for f in katas[0].functions]
     functions[2] = {**functions[2], "status": "failed", "score": 0, "message": f"What differed: {hostile}",
-                    "hint": "a hint"}
-    doc = {"score": 6, "max_score": 7, "katas": [{"kata": "k01_creation", "score": 6, "max_score": 7,
+                    "differed": hostile, "pitfall": "a pitfall", "hint": "a hint"}
+    doc = {"score": 6, "max_score": 7, "lang": "en", "katas": [{"kata": "k01_creation", "score": 6, "max_score": 7,
                                                   "functions": functions}]}
     text = summary.markdown(doc, katas, lang="en")
     rows = [line for line in text.splitlines() if line.startswith("| ")]

@@ -113,7 +113,7 @@ def test_the_closing_line_fits_what_was_graded(selected, closing):
     doc = {"score": 0, "max_score": 0, "katas": [
         {"kata": kata.name, "score": 0, "max_score": 0,
          "functions": [{"name": f.name, "status": "passed", "score": f.points, "max_score": f.points,
-                        "message": "", "hint": ""} for f in kata.functions]} for kata in chosen]}
+                        "message": "", "differed": "", "pitfall": "", "hint": ""} for f in kata.functions]} for kata in chosen]}
     grading = SimpleNamespace(verdicts={f.qualified: Verdict("passed") for kata in chosen for f in kata.functions})
     text = formats.text(doc, KATAS, grading, lang="en", solutions="katas")
     assert MESSAGES[f"grade.{closing}"]["en"] in text

@@ -26,6 +26,11 @@ K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.ka
 MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
 MARKER = "kata-orphan-marker"
 
+
+def _marker(tmp_path) -> str:
+    """A marker of this test alone: tests running side by side (pytest -n) must not see each other's processes."""
+    return f"{MARKER}-{tmp_path.name}"
+
 # The attacks use Linux process facts (/proc, fork, sessions); the judge they test is the same everywhere.
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
@@ -81,13 +86,13 @@ def _run(solutions, *args, mode="none", timeout=240, env=None):
                           capture_output=True, text=True, timeout=timeout, env=environment, cwd=ROOT)
 
 
-def _marked_processes() -> list[int]:
+def _marked_processes(marker: str) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                    if MARKER.encode() in handle.read():
+                    if marker.encode() in handle.read():
                         found.append(int(entry))
             except OSError:
                 pass
@@ -145,7 +150,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
     target = solutions / "k01_creation.py"
     target.write_text(target.read_text() + textwrap.dedent(f"""
         import os, subprocess, sys
-        LATER = "import time; time.sleep(4); open({str(late)!r}, 'w').write('forged')  # {MARKER}"
+        LATER = "import time; time.sleep(4); open({str(late)!r}, 'w').write('forged')  # {_marker(tmp_path)}"
         def filled(shape, value):
             subprocess.Popen([sys.executable, "-c", LATER], start_new_session=True)
             if os.fork() == 0:
@@ -157,7 +162,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
     """))
     done = _run(solutions, "k01", mode=mode)
     assert json.loads(done.stdout)["score"] == 6
-    assert _marked_processes() == []
+    assert _marked_processes(_marker(tmp_path)) == []
     time.sleep(5)
     assert not late.exists()
 
@@ -169,7 +174,7 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
     target.write_text(target.read_text() + textwrap.dedent(f"""
         import subprocess, sys, time
         def filled(shape, value):
-            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {MARKER}"],
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {_marker(tmp_path)}"],
                              start_new_session=True)
             time.sleep(1000)
     """))
@@ -178,13 +183,13 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
                                 "--timeout", "300"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env=environment)
     until = time.monotonic() + 60
-    while not _marked_processes() and time.monotonic() < until:
+    while not _marked_processes(_marker(tmp_path)) and time.monotonic() < until:
         time.sleep(0.2)
-    assert _marked_processes(), "the learner's process never started"
+    assert _marked_processes(_marker(tmp_path)), "the learner's process never started"
     grading.send_signal(signal.SIGTERM)
     grading.wait(timeout=20)
     time.sleep(0.5)
-    assert _marked_processes() == []
+    assert _marked_processes(_marker(tmp_path)) == []
 
 
 def test_sandbox_hides_the_answers_and_other_files(tmp_path):
