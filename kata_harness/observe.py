@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 import torch
 
+from . import containers
 from .spec import Call, Case, Function
 
 _Base = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
@@ -131,15 +132,15 @@ def _describe(obj, before, path, depth):
         return {"kind": kind.__name__, "value": obj}
     if kind is complex:
         return {"kind": "complex", "value": [obj.real, obj.imag]}
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return {"kind": "namedtuple", "class": kind.__name__,
-                "items": [_describe(v, before, f"{path}.{n}", depth + 1) for n, v in zip(obj._fields, obj)]}
-    if kind in (list, tuple):
-        return {"kind": kind.__name__,
-                "items": [_describe(v, before, f"{path}[{i}]", depth + 1) for i, v in enumerate(obj)]}
-    if kind is dict:
-        return {"kind": "dict", "keys": [repr(k) for k in obj],
-                "items": [_describe(v, before, f"{path}[{k!r}]", depth + 1) for k, v in obj.items()]}
+    inner = containers.items(obj)
+    if inner is not None:
+        desc = {"kind": "namedtuple" if containers.is_namedtuple(obj) else kind.__name__,
+                "items": [_describe(v, before, path + containers.step(obj, k), depth + 1) for k, v in inner]}
+        if desc["kind"] == "namedtuple":
+            desc["class"] = kind.__name__
+        if kind is dict:
+            desc["keys"] = [repr(k) for k in obj]
+        return desc
     if isinstance(obj, torch.nn.Module):
         return {
             "kind": "module", "class": kind.__name__,
@@ -159,21 +160,9 @@ def _identity(t) -> tuple:
     return (id(t), ptr)
 
 
-def _tensors_by_path(obj, path="", found=None) -> dict:
+def _tensors_by_path(obj, path: str = "") -> dict:
     """Every plain tensor inside ``obj`` (lists, tuples, dicts), by the path ``describe`` uses."""
-    found = {} if found is None else found
-    if type(obj) in _PLAIN_TENSORS:
-        found[path] = obj
-    elif isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        for name, v in zip(obj._fields, obj):
-            _tensors_by_path(v, f"{path}.{name}", found)
-    elif type(obj) in (list, tuple):
-        for i, v in enumerate(obj):
-            _tensors_by_path(v, f"{path}[{i}]", found)
-    elif type(obj) is dict:
-        for k, v in obj.items():
-            _tensors_by_path(v, f"{path}[{k!r}]", found)
-    return found
+    return {where: leaf for where, leaf in containers.leaves(obj, path) if type(leaf) in _PLAIN_TENSORS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -211,16 +200,15 @@ def _render(obj, depth):
         return f"np.ndarray(<shape {obj.shape}>, dtype={obj.dtype})"
     if depth > 3:
         return "..."
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        inner = ", ".join(f"{n}={_render(v, depth + 1)}" for n, v in zip(obj._fields, obj))
-        return f"{kind.__name__}({inner})"
-    if kind is list:
-        return "[" + ", ".join(_render(v, depth + 1) for v in obj) + "]"
-    if kind is tuple:
-        inner = ", ".join(_render(v, depth + 1) for v in obj)
-        return f"({inner},)" if len(obj) == 1 else f"({inner})"
-    if kind is dict:
-        return "{" + ", ".join(f"{k!r}: {_render(v, depth + 1)}" for k, v in obj.items()) + "}"
+    inner = containers.items(obj)
+    if inner is not None:
+        shown = [(key, _render(value, depth + 1)) for key, value in inner]
+        if containers.is_namedtuple(obj):
+            return f"{kind.__name__}({', '.join(f'{key}={text}' for key, text in shown)})"
+        if kind is dict:
+            return "{" + ", ".join(f"{key!r}: {text}" for key, text in shown) + "}"
+        body = ", ".join(text for _, text in shown)
+        return f"[{body}]" if kind is list else f"({body},)" if len(shown) == 1 else f"({body})"
     if isinstance(obj, torch.nn.Module):
         children = [type(c).__name__ for c in obj.children()]
         inner = ", ".join(children) if children else obj.extra_repr()
@@ -356,14 +344,7 @@ def poke(obj) -> None:
 
 
 def _arrays(obj):
-    if type(obj) is np.ndarray:
-        yield obj
-    elif type(obj) in (list, tuple):
-        for v in obj:
-            yield from _arrays(v)
-    elif type(obj) is dict:
-        for v in obj.values():
-            yield from _arrays(v)
+    return [leaf for _, leaf in containers.leaves(obj) if type(leaf) is np.ndarray]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,10 +403,8 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
 
 def _identities(args, kwargs) -> dict:
     found = {}
-    for i, a in enumerate(args):
-        found.update(_tensors_by_path(a, f"{i}"))
-    for k, v in kwargs.items():
-        found.update(_tensors_by_path(v, k))
+    for path, value in [(f"{i}", a) for i, a in enumerate(args)] + list(kwargs.items()):
+        found.update(_tensors_by_path(value, path))
     return {path: _identity(t) for path, t in found.items()}
 
 

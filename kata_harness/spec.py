@@ -16,6 +16,8 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from . import containers
+
 # Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked;
 # "container" also requires the same sequence type (a tuple where a list is expected fails).
 BASIC = ("shape", "dtype", "device", "values", "inputs", "container")
@@ -125,26 +127,13 @@ DEVICE = Recipe(lambda gen, device: device)
 
 def build_value(value, generator, device):
     """Build a case argument: recipes are built, containers rebuilt, anything else deep-copied."""
-    if isinstance(value, Recipe):
-        return value.build(generator, device)
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return type(value)(*(build_value(v, generator, device) for v in value))
-    if isinstance(value, (list, tuple)):
-        return type(value)(build_value(v, generator, device) for v in value)
-    if isinstance(value, dict):
-        return {k: build_value(v, generator, device) for k, v in value.items()}
-    return copy.deepcopy(value)
+    return containers.rebuild(value, lambda leaf: leaf.build(generator, device) if isinstance(leaf, Recipe)
+                              else copy.deepcopy(leaf))
 
 
 def draws_randomly(value) -> bool:
     """Whether building ``value`` draws from the generator (a random recipe, also inside a container)."""
-    if isinstance(value, Recipe):
-        return value.random
-    if isinstance(value, (list, tuple)):
-        return any(draws_randomly(v) for v in value)
-    if isinstance(value, dict):
-        return any(draws_randomly(v) for v in value.values())
-    return False
+    return any(isinstance(leaf, Recipe) and leaf.random for _, leaf in containers.leaves(value))
 
 
 class Case:
