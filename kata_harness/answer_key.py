@@ -12,28 +12,23 @@ that its values cannot be read or grepped casually; it is not encryption.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import ROOT, read_regular
+from .files import ROOT, digest, read_regular
 
 KEY_PATH = ROOT / "tests" / "answer_key.dat"
 MAGIC = b"KATA-ANSWER-KEY 1\n"
 
 
 def _digest(paths) -> str:
-    hasher = hashlib.sha256()
-    for path in paths:
-        hasher.update(path.name.encode() + b"\0")
-        hasher.update(path.read_bytes() if path.exists() else b"<missing>")
-    return hasher.hexdigest()
+    return digest((path.name, path.read_bytes() if path.exists() else b"<missing>") for path in paths)
 
 
 # The harness modules that decide what an observation holds (not how it is judged or shown).
-OBSERVING = ("spec.py", "observe.py", "runner.py")
+OBSERVING = ("spec.py", "observe.py", "runner.py", "containers.py")
 
 
 def kata_digest(kata: str, root: Path = ROOT) -> str:

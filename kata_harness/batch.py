@@ -17,7 +17,6 @@ injection and the CSV starts with a UTF-8 byte order mark, so spreadsheets show 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import os
@@ -37,7 +36,7 @@ from . import integrity, sandbox
 from .catalog import FunctionInfo
 from .channel import Child, Zygote, can_fork
 from .expectations import Recorded
-from .files import ROOT, read_regular
+from .files import ROOT, digest, read_regular
 from .grading import grade
 from .report import Status
 
@@ -91,10 +90,7 @@ def read_submission(submission: Submission, katas: set[str]) -> None:
             why = error.strerror or str(error).replace(f"{where / name} ", "")
             submission.notes.append(f"unreadable: {name} ({why})")
     submission.files = files
-    hasher = hashlib.sha256()
-    for name, data in files.items():
-        hasher.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
-    submission.digest = hasher.hexdigest()
+    submission.digest = digest(files.items())
     if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
         try:
             theirs = integrity.grading_files(submission.folder)
@@ -128,18 +124,16 @@ def collect(directory: Path, katas: set[str]) -> list[Submission]:
 def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
     """Everything besides a submission that can change its verdicts: the harness, the kata specs
     and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
-    hasher = hashlib.sha256()
-    for folder in ("kata_harness", "tests", "curriculum"):
-        for path in sorted((ROOT / folder).glob("*.py" if folder != "curriculum" else "*.toml")):
-            hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+    sources = [(f"{folder}/{path.name}", path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
+               for path in sorted((ROOT / folder).glob("*.py" if folder != "curriculum" else "*.toml"))]
     try:
         from importlib.metadata import version
         torch_version = version("torch")
     except Exception:
         torch_version = "?"
-    hasher.update(json.dumps([expected, function_timeout, sandboxed, platform.python_version(), torch_version],
-                             sort_keys=True, default=str).encode())
-    return hasher.hexdigest()
+    state = json.dumps([expected, function_timeout, sandboxed, platform.python_version(), torch_version],
+                       sort_keys=True, default=str).encode()
+    return digest([*sources, ("state", state)])
 
 
 class Progress:

@@ -196,12 +196,12 @@ def _observe_learner(send, functions, solutions, runner, observe, extras) -> Non
             continue
         try:
             spec = runner.load_kata_spec(kata)
-            result, error, printed = observe.call(runner.load_module, (path,), {}, str(path))
+            result, failure = runner.import_learner(path)
         except BaseException as error:  # the spec itself failed: report, never crash
             send("kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
             continue
-        if error:
-            send("kata_error", kata=kata, reason=_import_failure(error))
+        if failure:
+            send("kata_error", kata=kata, reason=list(failure))
             continue
         for name in [f for k, f in functions if k == kata]:
             send("start", kata=kata, function=name)
@@ -214,9 +214,3 @@ def _observe_learner(send, functions, solutions, runner, observe, extras) -> Non
             send("observed", kata=kata, function=name,
                  observations=runner.observe_devices(fn, function, kata, devices, str(path),
                                                      extras.get(f"{kata}.{name}", ())))
-
-
-def _import_failure(error: dict) -> list:
-    if error["type"] == "SyntaxError":
-        return ["error.syntax", {"line": error.get("line", "?"), "error": error["message"]}]
-    return ["error.import", {"error": f"{error['type']}: {error['message']}"}]

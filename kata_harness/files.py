@@ -7,8 +7,10 @@ a regular file (never through a link), up to a size cap, without blocking.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +52,12 @@ def read_regular(path: Path, limit: int = FILE_LIMIT) -> bytes:
 def read_text(path: Path, limit: int = FILE_LIMIT) -> str:
     """``read_regular`` decoded as UTF-8 (undecodable bytes replaced)."""
     return read_regular(path, limit).decode("utf-8", "replace")
+
+
+def digest(named: Iterable[tuple[str, bytes]]) -> str:
+    """One SHA-256 over (name, content) pairs in order; each content is hashed on its own first,
+    so that no two different lists of files can give the same stream."""
+    hasher = hashlib.sha256()
+    for name, data in named:
+        hasher.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    return hasher.hexdigest()

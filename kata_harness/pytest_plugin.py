@@ -14,7 +14,7 @@ from . import answer_key
 from .catalog import load_curriculum
 from .report import Status, render
 from .grading import FUNCTION_TIMEOUT
-from .runner import ROOT, cuda_available, grade_against, load_kata_spec, load_module, observe_devices
+from .runner import ROOT, cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
 from .spec import Kata
 from .text import LANGUAGES, default_language, message
 
@@ -53,8 +53,19 @@ def _module(path: str, mtime: float):
 
 
 def _load(path: Path):
-    """A kata module (cached until the file changes); raises KataFailure in the learner's terms."""
+    """A reference kata module (cached until the file changes)."""
     return _module(str(path), path.stat().st_mtime)
+
+
+@lru_cache(maxsize=None)
+def _learner(path: str, mtime: float):
+    return import_learner(Path(path))
+
+
+def _import_learner(path: Path):
+    """The learner's kata module and None, or None and why it cannot be imported (cached until
+    the file changes: one import per session, as grade.py does)."""
+    return _learner(str(path), path.stat().st_mtime)
 
 
 def _solutions_dir(config) -> Path:
@@ -142,12 +153,9 @@ class KataItem(pytest.Item):
         lang = self._lang()
         if not learner_file.exists():
             raise KataFailure(message("error.no_file", lang, file=shown_file))
-        try:
-            learner = _load(learner_file)
-        except SyntaxError as error:
-            raise KataFailure(message("error.syntax", lang, file=shown_file, line=error.lineno, error=error.msg))
-        except BaseException as error:  # whatever importing learner code raises is reported, not crashed on
-            raise KataFailure(message("error.import", lang, file=shown_file, error=f"{type(error).__name__}: {error}"))
+        learner, failure = _import_learner(learner_file)
+        if failure:
+            raise KataFailure(message(failure.key, lang, file=shown_file, **failure.fields))
         learner_fn = getattr(learner, self.function.name, None)
         if not callable(learner_fn):
             raise KataFailure(message("error.not_found", lang, file=shown_file, function=self.function.name))

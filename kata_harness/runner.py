@@ -15,8 +15,8 @@ import torch
 
 from .compare import Tolerance
 from .files import ROOT
-from .observe import observe_function
-from .report import Verdict, judge
+from .observe import call, observe_function
+from .report import Reason, Verdict, judge
 from .spec import Function, Kata
 
 # Kata tensors are tiny: extra threads only add wake-up latency (tens of ms per op on 2 cores).
@@ -37,6 +37,17 @@ def load_module(path: Path, name: str | None = None):
         sys.modules.pop(name, None)
         raise
     return module
+
+
+def import_learner(path: Path):
+    """Import a learner's kata file as grading does everywhere: returns (module, None), or
+    (None, the ``Reason`` it could not be imported: a syntax error with its line, or what raised)."""
+    module, error, _ = call(load_module, (path,), {}, str(path))
+    if error is None:
+        return module, None
+    if error["type"] == "SyntaxError":
+        return None, Reason("error.syntax", {"line": error.get("line", "?"), "error": error["message"]})
+    return None, Reason("error.import", {"error": f"{error['type']}: {error['message']}"})
 
 
 def load_kata_spec(kata: str, tests_dir: Path = TESTS_DIR) -> Kata:
