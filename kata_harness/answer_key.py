@@ -28,7 +28,7 @@ def _digest(paths) -> str:
 
 
 # The harness modules that decide what an observation holds (not how it is judged or shown).
-OBSERVING = ("spec.py", "observe.py", "runner.py", "containers.py")
+OBSERVING = ("spec.py", "observe.py", "describe.py", "runner.py", "containers.py")
 
 
 def kata_digest(kata: str, root: Path = ROOT) -> str:

@@ -1,9 +1,8 @@
-"""Run a function on fresh inputs and record everything observable about it as plain data.
+"""Call a function on fresh inputs and record everything observable about it as plain data.
 
-The record (an *observation*) holds only lists, numbers and strings, so it can be sent between
-processes, stored in an answer key and compared without torch. Tensor facts are read through
-``torch._C.TensorBase`` with ``__torch_function__`` disabled: learner code can patch
-``torch.Tensor`` or return a subclass, but it cannot change what is read here.
+The record (an *observation*) is built from ``describe``'s plain-data descriptions of the result,
+the inputs after the call, probes, gradients and what in-place writes reveal; it can be sent
+between processes, stored in an answer key and compared without torch.
 """
 
 from __future__ import annotations
@@ -21,11 +20,9 @@ import numpy as np
 import torch
 
 from . import containers
+from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
 from .spec import Call, Case, Function
 
-_Base = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
-_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
-_no_torch_function = torch._C.DisableTorchFunction
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
 _manual_seed = torch.manual_seed
@@ -33,7 +30,6 @@ _autograd_backward = torch.autograd.backward
 _TORCH_DIR = os.path.realpath(os.path.dirname(torch.__file__))
 
 OUTPUT_LIMIT = 2000          # characters of printed output kept per call
-SMALL_TENSOR = 8             # tensors up to this many elements are shown with their values
 
 
 # ---------------------------------------------------------------------------------------------
@@ -61,183 +57,6 @@ def reset_global_state() -> None:
 def rng_digest() -> str:
     """A fingerprint of the global torch CPU RNG state."""
     return hashlib.sha1(bytes(_Base.tolist(_get_rng_state()))).hexdigest()
-
-
-# ---------------------------------------------------------------------------------------------
-# Describing objects
-
-
-def _plain(value):
-    """Make tolist() output JSON-friendly: complex numbers become [real, imag]."""
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, complex):
-        return [value.real, value.imag]
-    return value
-
-
-def _device_name(device) -> str:
-    return "cuda" if device.type == "cuda" else device.type
-
-
-def _tensor_values(t):
-    if _Base.device.__get__(t).type == "meta":
-        return None
-    return _plain(_Base.tolist(_Base.cpu(_Base.detach(t))))
-
-
-def describe(obj, *, before: dict | None = None, path: str = "", depth: int = 0) -> dict:
-    """Plain-data description of ``obj``.
-
-    ``before`` maps paths to (id, data pointer) recorded before the call; when given, tensors
-    also report whether they are still the same object in the same memory, and their ``.grad``.
-    """
-    with _no_torch_function():
-        return _describe(obj, before, path, depth)
-
-
-def _describe(obj, before, path, depth):
-    kind = type(obj)
-    if depth > 12:
-        return {"kind": "object", "class": "too deeply nested"}
-    if kind in _PLAIN_TENSORS:
-        desc = {
-            "kind": "tensor",
-            "class": kind.__name__,
-            "shape": list(_Base.shape.__get__(obj)),
-            "dtype": str(_Base.dtype.__get__(obj)),
-            "device": _device_name(_Base.device.__get__(obj)),
-            "requires_grad": bool(_Base.requires_grad.__get__(obj)),
-            "leaf": bool(_Base.is_leaf.__get__(obj)),
-            "history": _Base.grad_fn.__get__(obj) is not None,
-            "contiguous": bool(_Base.is_contiguous(obj)),
-            "values": _tensor_values(obj),
-        }
-        if before is not None:
-            desc["same_object"] = before.get(path) == _identity(obj)
-            # Only leaves keep .grad (reading it on a non-leaf just warns).
-            grad = _Base.grad.__get__(obj) if desc["leaf"] else None
-            desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
-        return desc
-    if isinstance(obj, torch.Tensor):
-        return {"kind": "tensor-subclass", "class": kind.__name__}
-    if kind is np.ndarray:
-        return {"kind": "ndarray", "shape": list(obj.shape), "dtype": str(obj.dtype),
-                "values": _plain(obj.tolist()) if obj.dtype != object else None}
-    if isinstance(obj, np.generic):
-        return {"kind": "numpy-scalar", "dtype": str(obj.dtype), "value": _plain(obj.item())}
-    if obj is None:
-        return {"kind": "none"}
-    if kind in (bool, int, float, str):
-        return {"kind": kind.__name__, "value": obj}
-    if kind is complex:
-        return {"kind": "complex", "value": [obj.real, obj.imag]}
-    inner = containers.items(obj)
-    if inner is not None:
-        desc = {"kind": "namedtuple" if containers.is_namedtuple(obj) else kind.__name__,
-                "items": [_describe(v, before, path + containers.step(obj, k), depth + 1) for k, v in inner]}
-        if desc["kind"] == "namedtuple":
-            desc["class"] = kind.__name__
-        if kind is dict:
-            desc["keys"] = [repr(k) for k in obj]
-        return desc
-    if isinstance(obj, torch.nn.Module):
-        return {
-            "kind": "module", "class": kind.__name__,
-            "training": [m.training for m in obj.modules()],
-            "params": [[n, _describe(p, None, "", depth + 1)] for n, p in obj.named_parameters()],
-            "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
-        }
-    if kind is torch.device:
-        return {"kind": "device", "value": _device_name(obj)}
-    if kind is torch.dtype:
-        return {"kind": "dtype", "value": str(obj)}
-    return {"kind": "object", "class": kind.__name__}
-
-
-def _identity(t) -> tuple:
-    ptr = 0 if _Base.device.__get__(t).type == "meta" else _Base.data_ptr(t)
-    return (id(t), ptr)
-
-
-def _tensors_by_path(obj, path: str = "") -> dict:
-    """Every plain tensor inside ``obj`` (lists, tuples, dicts), by the path ``describe`` uses."""
-    return {where: leaf for where, leaf in containers.leaves(obj, path) if type(leaf) in _PLAIN_TENSORS}
-
-
-# ---------------------------------------------------------------------------------------------
-# Showing the learner's call
-
-
-def render(obj, depth: int = 0) -> str:
-    """A short, readable rendering of an argument, for the "Called ..." line."""
-    with _no_torch_function():
-        return _render(obj, depth)
-
-
-def _render(obj, depth):
-    kind = type(obj)
-    if kind in _PLAIN_TENSORS:
-        shape = tuple(_Base.shape.__get__(obj))
-        dtype = str(_Base.dtype.__get__(obj)).replace("torch.", "")
-        device = _Base.device.__get__(obj)
-        extras = [] if dtype == "float32" else [f"dtype={dtype}"]
-        if device.type != "cpu":
-            extras.append(f"device='{_device_name(device)}'")
-        if _Base.requires_grad.__get__(obj):
-            extras.append("requires_grad=True")
-        if not _Base.is_contiguous(obj):
-            extras.append("non-contiguous")
-        numel = _Base.numel(obj)
-        if 0 < numel <= SMALL_TENSOR and device.type != "meta":
-            body = _render_values(_tensor_values(obj))
-        else:
-            body = f"<shape {shape}>"
-        return f"tensor({', '.join([body] + extras)})"
-    if kind is np.ndarray:
-        if 0 < obj.size <= SMALL_TENSOR and obj.dtype != object:
-            return f"np.array({_render_values(_plain(obj.tolist()))}, dtype={obj.dtype})"
-        return f"np.ndarray(<shape {obj.shape}>, dtype={obj.dtype})"
-    if depth > 3:
-        return "..."
-    inner = containers.items(obj)
-    if inner is not None:
-        shown = [(key, _render(value, depth + 1)) for key, value in inner]
-        if containers.is_namedtuple(obj):
-            return f"{kind.__name__}({', '.join(f'{key}={text}' for key, text in shown)})"
-        if kind is dict:
-            return "{" + ", ".join(f"{key!r}: {text}" for key, text in shown) + "}"
-        body = ", ".join(text for _, text in shown)
-        return f"[{body}]" if kind is list else f"({body},)" if len(shown) == 1 else f"({body})"
-    if isinstance(obj, torch.nn.Module):
-        children = [type(c).__name__ for c in obj.children()]
-        inner = ", ".join(children) if children else obj.extra_repr()
-        flag = "" if obj.training else ", eval mode"
-        place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {_device_name(_Base.device.__get__(p))}"
-                      for p in obj.parameters()), "")
-        return f"{kind.__name__}({inner}{place}{flag})"
-    if kind is torch.device:
-        return f"torch.device('{obj}')"
-    if callable(obj) and hasattr(obj, "__name__"):
-        return obj.__name__
-    return repr(obj)
-
-
-def _render_values(values):
-    if isinstance(values, list):
-        return "[" + ", ".join(_render_values(v) for v in values) + "]"
-    if isinstance(values, float):
-        if values != values:
-            return "nan"
-        return f"{values:.0f}." if values.is_integer() and abs(values) < 1e6 else f"{values:.4g}"
-    return repr(values)
-
-
-def render_call(name: str, args, kwargs) -> str:
-    """``name(arg, ...)`` as the learner would have written the call."""
-    parts = [render(a) for a in args] + [f"{k}={render(v)}" for k, v in kwargs.items()]
-    text = f"{name}({', '.join(parts)})"
-    return text if len(text) <= 400 else text[:397] + "..."
 
 
 # ---------------------------------------------------------------------------------------------
