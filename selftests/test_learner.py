@@ -99,7 +99,7 @@ def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(sol
 ])
 def test_language_from_kata_lang_then_locale(env, expected):
     clean = {k: v for k, v in os.environ.items() if k not in ("KATA_LANG", "LANG", "LC_ALL", "LC_MESSAGES")}
-    done = subprocess.run([sys.executable, "grade.py", "k13"], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "grade.py", "k15"], cwd=ROOT, capture_output=True, text=True,
                           env={**clean, **env}, timeout=300)
     assert done.stdout.strip().splitlines()[-1].startswith(expected)
 
@@ -120,12 +120,12 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
 
 
 def test_pytest_on_a_kata_file_runs_that_katas_checks():
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k03_devices.py"],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k05_devices.py"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1
-    assert "k03_devices.add_bias [cpu]" in done.stdout and "k01_creation" not in done.stdout
+    assert "k05_devices.add_bias [cpu]" in done.stdout and "k01_creation" not in done.stdout
     assert "not implemented yet" in done.stdout
     solved = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--solutions",
-                             "reference", "reference/k03_devices.py"], cwd=ROOT, capture_output=True, text=True,
+                             "reference", "reference/k05_devices.py"], cwd=ROOT, capture_output=True, text=True,
                             timeout=300)
     assert solved.returncode == 0 and " passed" in solved.stdout
