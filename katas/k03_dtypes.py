@@ -42,7 +42,7 @@ def class_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy of `logits` (N, C) against `labels` (N,).
 
     `labels` hold class ids stored as FLOATS (as read from a CSV file): 0.0, 2.0, 1.0, ...
-    The result is a 0-dim float tensor.
+    The result is a 0-dim float tensor. (Beyond the lesson.)
     Pitfall: class-id targets must be int64; passing the float labels straight to
     `F.cross_entropy` raises "expected target dtype to be Long" (older versions:
     "expected scalar type Long but found Float").
@@ -51,7 +51,7 @@ def class_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
 
     计算 `logits`（N, C）与 `labels`（N,）之间的平均交叉熵。
     `labels` 存的是以浮点数表示的类别编号（就像从 CSV 文件里读出来的那样）：0.0, 2.0, 1.0, ...
-    结果是 0 维浮点张量。
+    结果是 0 维浮点张量。（超出本课范围。）
     陷阱：类别编号形式的目标必须是 int64；把浮点标签直接传给 `F.cross_entropy` 会报错
     "expected target dtype to be Long"（旧版本："expected scalar type Long but found Float"）。
     示例：class_loss(torch.zeros(2, 3), torch.tensor([0.0, 2.0])) -> tensor(1.0986)
@@ -86,7 +86,7 @@ def apply_linear(layer: nn.Linear, batch: np.ndarray) -> torch.Tensor:
 def brighten(img: torch.Tensor, amount: int) -> torch.Tensor:
     """The uint8 image `img` plus `amount` (0..255), saturating at 255; the result is uint8.
 
-    `img` itself is not changed.
+    `img` itself is not changed. (Beyond the lesson.)
     Pitfall: uint8 arithmetic wraps around modulo 256: 200 + 100 gives 44, not 255 —
     and clamping afterwards is too late.
     Example: brighten(torch.tensor([200, 10], dtype=torch.uint8), 100)
@@ -94,7 +94,7 @@ def brighten(img: torch.Tensor, amount: int) -> torch.Tensor:
     Lesson (docs/lesson.md): §4.3
 
     返回 uint8 图像 `img` 加上 `amount`（0..255）后的结果，超过 255 的按 255 截断（饱和）；结果为 uint8。
-    不能修改 `img` 本身。
+    不能修改 `img` 本身。（超出本课范围。）
     陷阱：uint8 运算会按 256 取模“回绕”：200 + 100 得到 44 而不是 255——
     事后再 clamp 已经来不及了。
     示例：brighten(torch.tensor([200, 10], dtype=torch.uint8), 100)

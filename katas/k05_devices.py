@@ -77,7 +77,7 @@ def run_model(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
 
     The model was moved with `.to(device)`, while `x` may still be on the CPU. When the model
     has no parameters (e.g. `nn.ReLU()`, `nn.Flatten()`), run it on `x`'s own device. The
-    result stays on the device it was computed on; the model is not changed.
+    result stays on the device it was computed on; the model is not changed. (Beyond the lesson.)
     Pitfall: a model moved with `.to(device)` and an input left on the CPU: "Expected all
     tensors to be on the same device". And `next(model.parameters())` raises StopIteration
     for a model without parameters.
@@ -87,7 +87,7 @@ def run_model(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     在模型参数所在的设备上计算 `model(x)`。
     模型已经用 `.to(device)` 移过去了，而 `x` 可能还在 CPU 上。如果模型没有参数
     （例如 `nn.ReLU()`、`nn.Flatten()`），就在 `x` 自己所在的设备上运行。
-    结果留在计算它的那个设备上；不能修改模型。
+    结果留在计算它的那个设备上；不能修改模型。（超出本课范围。）
     陷阱：模型用 `.to(device)` 移走了，输入却还留在 CPU 上："Expected all tensors to be on the
     same device"。另外，对没有参数的模型，`next(model.parameters())` 会抛出 StopIteration。
     示例：run_model(nn.Linear(4, 2).to("cuda"), torch.randn(3, 4)) -> 位于 cuda、形状为 (3, 2) 的张量

@@ -35,7 +35,7 @@ def trainable(values) -> torch.Tensor:
 
 def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
     """A float32 LEAF with requires_grad=True holding
-    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`.
+    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`. (Beyond the lesson.)
 
     Pitfall: `torch.randn(..., requires_grad=True) * std` is the result of a multiplication,
     not a leaf, so its `.grad` stays None after backward().
@@ -43,7 +43,7 @@ def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
     Lesson (docs/lesson.md): §4.5
 
     返回一个 float32 叶子张量，requires_grad=True，值为
-    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`。
+    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`。（超出本课范围。）
     陷阱：`torch.randn(..., requires_grad=True) * std` 是乘法的结果而不是叶子张量，
     backward() 之后它的 `.grad` 仍然是 None。
     示例：init_weight((2, 2), 0.01, 0).is_leaf -> True

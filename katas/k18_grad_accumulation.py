@@ -40,7 +40,7 @@ def accumulated_step(model: nn.Module, micro_batches: list, lr: float) -> float:
     gradients, each micro-batch counting 1/n whatever its size (for equal-sized micro-batches
     this is exactly the full-batch gradient).
     Gradients already stored on the parameters before the call must be ignored. Return the
-    mean of the micro-batch losses as a Python float.
+    mean of the micro-batch losses as a Python float. (Beyond the lesson.)
 
     Pitfall: deliberate accumulation has three traps: forgetting to divide each loss by the
     number of micro-batches (the step is n times too big), clearing the gradients inside the
@@ -51,7 +51,7 @@ def accumulated_step(model: nn.Module, micro_batches: list, lr: float) -> float:
 
     对 `model` 只做“一步”普通 SGD，所用梯度是各个微批次（micro-batch）的 MSE 损失梯度的“平均值”，
     不论大小，每个微批次的权重都是 1/n（各微批次大小相同时，它恰好等于整批数据的梯度）。
-    调用之前参数上已有的梯度必须忽略。返回各微批次损失的平均值（Python float）。
+    调用之前参数上已有的梯度必须忽略。返回各微批次损失的平均值（Python float）。（超出本课范围。）
     陷阱：有意识地累积梯度时有三个坑：忘了把每个损失除以微批次的个数（步子大了 n 倍）、
     在循环里面清空梯度（只剩最后一个微批次起作用）、在 `.grad` 里残留的旧梯度上继续累加。
     示例：x、y 各有 8 行时，accumulated_step(model, [(x[:4], y[:4]), (x[4:], y[4:])], 0.1)

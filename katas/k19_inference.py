@@ -18,7 +18,7 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     so the result has requires_grad=False (detaching the result afterwards is too late).
     Afterwards every submodule must be back in the train/eval mode it was in before the call:
     a model may come in with MIXED modes (training, with a frozen batch-norm layer in eval mode,
-    as when fine-tuning), and each flag must be put back as it was.
+    as when fine-tuning), and each flag must be put back as it was. (Beyond the lesson.)
 
     Pitfall: three at once. Forgetting `model.eval()` keeps dropout and batch statistics on
     (random, batch-dependent outputs); forgetting `torch.no_grad()` builds a graph that wastes
@@ -36,7 +36,7 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
     （事后再 detach 就晚了）。调用结束后，每个子模块都必须回到调用之前的 train/eval 模式：
     传入的模型可能处于“混合”模式（整体在训练，但其中某个 batch-norm 层被冻结在 eval 模式，
-    微调时常见），每个标志都要按原样恢复。
+    微调时常见），每个标志都要按原样恢复。（超出本课范围。）
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
     忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者
     接下来的训练（`model.train(was_training)` 给所有子模块恢复的是同一个模式，而不是各自原来的模式）。

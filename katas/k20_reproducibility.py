@@ -37,7 +37,7 @@ def set_seed(seed: int) -> None:
 
 def noise(shape: tuple, seed: int) -> torch.Tensor:
     """The values `torch.randn(shape)` gives right after `torch.manual_seed(seed)`, WITHOUT
-    changing the global torch RNG state.
+    changing the global torch RNG state. (Beyond the lesson.)
 
     Pitfall: calling `torch.manual_seed(seed)` inside a helper gives the right values, but it
     silently resets everyone else's randomness (dropout, shuffling, initialisation) too.
@@ -46,7 +46,7 @@ def noise(shape: tuple, seed: int) -> torch.Tensor:
     Lesson (docs/lesson.md): §3.3, §8.3
 
     返回 `torch.manual_seed(seed)` 之后紧接着调用 `torch.randn(shape)` 得到的值，
-    但不能改变全局的 torch 随机数状态。
+    但不能改变全局的 torch 随机数状态。（超出本课范围。）
     陷阱：在辅助函数里调用 `torch.manual_seed(seed)` 得到的数值是对的，但它会悄悄重置所有其他代码的
     随机性（dropout、数据打乱、参数初始化）。
     示例：noise((2,), 0) -> tensor([1.5410, -0.2934])，并且调用之后 torch.rand(1) 取到的值
