@@ -111,6 +111,15 @@ def test_a_plan_runs_declared_hidden_cases_then_redraws_randomised_ones_at_most_
         Function("h", [Case(1), Case(2, hidden=True), Case(3, hidden=True)])
 
 
+def test_every_function_has_a_hidden_case():
+    """Official grading checks every function on inputs no student file holds: randomised cases are
+    drawn again from the secret, and a function whose inputs are all literal declares its own
+    ``Case(..., hidden=True)``."""
+    missing = [info.qualified for kata in load_curriculum() for info in kata.functions
+               if not load_kata_spec(kata.name).function(info.name).hidden_plan(kata.name)["hidden"]]
+    assert not missing, f"no hidden case: {missing}"
+
+
 def test_hidden_seeds_come_from_the_secret_and_fit_a_generator():
     plan = {"public": 2, "hidden": [[0, None], [1, None]]}
     ours, theirs = hidden.extras_for(plan, SECRET, "k16_leaves.trainable"), \

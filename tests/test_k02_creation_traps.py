@@ -30,5 +30,7 @@ KATA = Kata("k02_creation_traps", [
     ]),
     Function("roll_dice", [
         Case(10, 0), Case(30, 7), Case(1, 42), Case(100, 2024), Case(0, 1),
+        # Official grading only (the seed is an argument, not a recipe the secret could redraw).
+        Case(60, 5, hidden=True), Case(7, 123, hidden=True),
     ]),
 ])

@@ -44,9 +44,12 @@ def _cuda_seeded(call):
 KATA = Kata("k20_reproducibility", [
     Function("set_seed", [
         Case(42), Case(7), Case(2024), Case(123456789),
+        # Official grading only (nothing random here to draw again from the instructor's secret).
+        Case(31337, hidden=True), Case(2718281828, hidden=True),
     ], probes=(Probe("python_random", _python_draws), Probe("numpy_random", _numpy_draws),
                Probe("torch_random", _torch_draws), Probe("cuda_random", _cuda_seeded))),
     Function("noise", [
         Case((3,), 42), Case((2, 3), 7), Case((20,), 2024), Case((2, 1, 4), 1), Case((), 5), Case((4,), 0),
+        Case((3, 2), 1234, hidden=True), Case((5,), 99, hidden=True),
     ], checks=BASIC + ("rng",)),
 ])
