@@ -23,6 +23,7 @@ from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
+K01_POINTS = {f.name: f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"}
 MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
 MARKER = "kata-orphan-marker"
 
@@ -156,7 +157,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
             raise ValueError("no")
     """))
     done = _run(solutions, "k01", mode=mode)
-    assert json.loads(done.stdout)["score"] == 6
+    assert json.loads(done.stdout)["score"] == sum(K01_POINTS.values()) - K01_POINTS["filled"]
     assert _marked_processes() == []
     time.sleep(5)
     assert not late.exists()
