@@ -10,7 +10,7 @@
     python grade.py release --gradescope autograder.zip    instructor: Gradescope's autograder
     python grade.py batch DIR [--out FILE] instructor: grade every submission folder in DIR
 
-SELECTOR is a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias).
+SELECTOR is a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias).
 Learner code runs in a child process; this process only reads the results and keeps the score.
 """
 
@@ -68,7 +68,7 @@ from kata_harness.text import LANGUAGES, default_language, message, pick  # noqa
 def _grading_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grade.py", description="Grade the PyTorch pitfall katas.")
     parser.add_argument("selectors", nargs="*", metavar="SELECTOR",
-                        help="a kata (k03_devices, k03, devices) or a function (k03_devices.add_bias)")
+                        help="a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias)")
     parser.add_argument("--solutions", default="katas", metavar="DIR",
                         help="folder of solutions to grade (default: katas; 'reference' checks the reference)")
     parser.add_argument("--format", choices=("text", "json", "classroom", "gradescope", "markdown", "workflow"),

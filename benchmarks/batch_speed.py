@@ -39,7 +39,7 @@ def main() -> None:
     full_command = [python, grade, "--solutions", "reference", "--format", "json"]
     # A kata whose checks need none of the parts torch loads on first use (meta-device kernels,
     # the optimizer machinery): what the harness itself costs over the floor.
-    plain_command = full_command + ["k13"]
+    plain_command = full_command + ["k15"]
     for command in (floor_command, full_command, plain_command):
         timed(command)   # warm the file cache
     floor, full, plain = [], [], []
@@ -49,7 +49,7 @@ def main() -> None:
         plain.append(timed(plain_command))
     base = statistics.median(floor)
     print(f"(1) full grade {statistics.median(full):.2f} s, import floor {base:.2f} s: "
-          f"{statistics.median(full) / base:.2f}x  (k13 alone: {statistics.median(plain) / base:.2f}x)")
+          f"{statistics.median(full) / base:.2f}x  (k15 alone: {statistics.median(plain) / base:.2f}x)")
 
     with tempfile.TemporaryDirectory() as scratch:
         submissions = Path(scratch) / "submissions"

@@ -62,12 +62,12 @@ class KataInfo:
 
     @property
     def number(self) -> str:
-        """``k03`` of ``k03_devices``."""
+        """``k05`` of ``k05_devices``."""
         return self.name.split("_", 1)[0]
 
     @property
     def topic(self) -> str:
-        """``devices`` of ``k03_devices``."""
+        """``devices`` of ``k05_devices``."""
         return self.name.split("_", 1)[1] if "_" in self.name else self.name
 
     def function(self, name: str) -> FunctionInfo | None:
@@ -109,8 +109,8 @@ def _match_kata(word: str, katas: list[KataInfo]) -> KataInfo | None:
 
 
 def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
-    """Functions named by selectors such as ``k03_devices``, ``k03``, ``devices``,
-    ``k03_devices.add_bias`` or a bare ``add_bias``; all functions when there are none."""
+    """Functions named by selectors such as ``k05_devices``, ``k05``, ``devices``,
+    ``k05_devices.add_bias`` or a bare ``add_bias``; all functions when there are none."""
     if not selectors:
         return [f for kata in katas for f in kata.functions]
     chosen: list[FunctionInfo] = []

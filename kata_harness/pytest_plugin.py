@@ -74,7 +74,7 @@ def _solutions_dir(config) -> Path:
 
 
 def pytest_collect_file(file_path, parent):
-    """`pytest katas/k03_devices.py` runs that kata's tests (against that file)."""
+    """`pytest katas/k05_devices.py` runs that kata's tests (against that file)."""
     if file_path.suffix != ".py" or file_path.parent.resolve() != _solutions_dir(parent.config).resolve():
         return None
     if not (ROOT / "tests" / f"test_{file_path.stem}.py").exists():

@@ -18,20 +18,6 @@ def filled(shape: tuple, value: float) -> torch.Tensor:
     return torch.full(shape, value, dtype=torch.float32)
 
 
-def trainable(values) -> torch.Tensor:
-    """A new float32 leaf that requires grad, holding ``values`` (list or tensor)."""
-    if isinstance(values, torch.Tensor):
-        return values.detach().to(torch.float32, copy=True).requires_grad_(True)
-    return torch.tensor(values, dtype=torch.float32, requires_grad=True)
-
-
-def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
-    """A float32 leaf requiring grad: seeded standard normal values times ``std``."""
-    generator = torch.Generator().manual_seed(seed)
-    weight = torch.randn(shape, generator=generator) * std
-    return weight.requires_grad_(True)
-
-
 def mask_like(x: torch.Tensor) -> torch.Tensor:
     """An all-False bool tensor with the shape and device of ``x``."""
     return torch.zeros_like(x, dtype=torch.bool)

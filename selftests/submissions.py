@@ -10,10 +10,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Classic wrong answers appended to a copy of the reference (a later def replaces the earlier one).
 WRONG = {
     "k01_creation.py": "\ndef filled(shape, value):\n    return torch.full(shape, value)\n",
-    "k08_broadcasting.py": "\ndef normalize_rows(x):\n    return x / x.sum(dim=1)\n",
+    "k11_broadcasting.py": "\ndef normalize_rows(x):\n    return x / x.sum(dim=1)\n",
     "k12_joining.py": "\ndef stack_samples(samples):\n    return torch.cat(samples)\n",
 }
-CRASH = {"k03_devices.py": "\ndef add_bias(x, bias):\n    import os\n    os._exit(1)\n"}
+CRASH = {"k05_devices.py": "\ndef add_bias(x, bias):\n    import os\n    os._exit(1)\n"}
 
 
 def _copy(source: Path, target: Path, extra: dict | None = None) -> None:

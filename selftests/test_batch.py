@@ -40,16 +40,16 @@ def test_batch_scores_equal_one_by_one_grading_and_reruns_skip_unchanged(tmp_pat
         assert int(row["score"]) == sum(f["score"] for f in alone.values())
     assert book["student00-solved"]["score"] == book["student00-solved"]["max_score"]
     assert book["student01-stub"]["score"] == "0"
-    assert book["student03-crash"]["k03_devices.add_bias"] == "0" and book["student03-crash"]["k03_devices.run_model"] == "1"
+    assert book["student03-crash"]["k05_devices.add_bias"] == "0" and book["student03-crash"]["k05_devices.run_model"] == "1"
 
     again = run("batch", str(submissions), "--out", str(out), timeout=900)
     assert "0 graded, 6 unchanged" in again.stderr
     assert _gradebook(out) == book
-    changed = submissions / "student01-stub" / "k13_bmi.py"
-    changed.write_text((submissions / "student00-solved" / "k13_bmi.py").read_text())
+    changed = submissions / "student01-stub" / "k15_bmi.py"
+    changed.write_text((submissions / "student00-solved" / "k15_bmi.py").read_text())
     third = run("batch", str(submissions), "--out", str(tmp_path / "gradebook.csv"), timeout=900)
     assert "1 graded, 5 unchanged" in third.stderr
-    assert _gradebook(out)["student01-stub"]["k13_bmi.bmi_report"] == "2"
+    assert _gradebook(out)["student01-stub"]["k15_bmi.bmi_report"] == "2"
 
 
 def test_batch_bad_input_is_one_clear_line(tmp_path):
@@ -65,14 +65,14 @@ def test_unreadable_kata_file_is_noted_and_the_rest_graded(tmp_path):
     submissions = tmp_path / "submissions"
     make(submissions, 1)
     folder = submissions / "student00-solved"
-    (folder / "k13_bmi.py").unlink()
-    (folder / "k13_bmi.py").mkdir()   # a folder where a file should be: it cannot be read
+    (folder / "k15_bmi.py").unlink()
+    (folder / "k15_bmi.py").mkdir()   # a folder where a file should be: it cannot be read
     out = tmp_path / "book.json"
     done = run("batch", str(submissions), "--out", str(out), timeout=900)
-    assert done.returncode == 0 and "unreadable: k13_bmi.py" in done.stderr
+    assert done.returncode == 0 and "unreadable: k15_bmi.py" in done.stderr
     import json
     row = json.loads(out.read_text())[0]
-    assert row["k13_bmi.bmi_report"] == 0 and row["k01_creation.filled"] == 1 and "unreadable" in row["notes"]
+    assert row["k15_bmi.bmi_report"] == 0 and row["k01_creation.filled"] == 1 and "unreadable" in row["notes"]
 
 
 def _files_digest(folder):

@@ -73,13 +73,24 @@ def test_stubs_are_bilingual_and_raise_not_implemented(kata):
 
 @pytest.mark.skipif(not SHARED_CATALOG.exists(), reason="../shared/CATALOG.md is not beside this checkout")
 def test_every_catalog_function_is_in_the_curriculum():
+    """Function names are the contract; their katas were renumbered into a beginner's order (and
+    some functions moved to another kata) after CATALOG.md was written, so a function is looked up
+    by its name: each one is in exactly one kata, and functions that stayed together keep the
+    catalog's order."""
     text = SHARED_CATALOG.read_text(encoding="utf-8")
     catalog = {}
     for section in re.split(r"^## ", text, flags=re.M)[1:]:
         kata = section.split()[0]
         if re.fullmatch(r"k\d\d_\w+", kata):
             catalog[kata] = re.findall(r"^\| `(\w+)\(", section, flags=re.M)
-    ours = {k.name: [f.name for f in k.functions] for k in KATAS}
-    for kata, names in catalog.items():
-        assert kata in ours, f"{kata} from CATALOG.md has no curriculum entry"
-        assert ours[kata][:len(names)] == names, f"{kata}: functions differ from CATALOG.md"
+    assert catalog, "CATALOG.md lists no kata"
+    names = [f.name for k in KATAS for f in k.functions]
+    assert len(names) == len(set(names)), "a function name is used by two katas"
+    ours = {f.name: k for k in KATAS for f in k.functions}
+    for kata, functions in catalog.items():
+        missing = [name for name in functions if name not in ours]
+        assert not missing, f"{kata}: {missing} from CATALOG.md are in no kata"
+        for home in {ours[name].name for name in functions}:
+            together = [name for name in functions if ours[name].name == home]
+            order = [f.name for f in ours[together[0]].functions if f.name in together]
+            assert order == together, f"{kata} -> {home}: functions out of the catalog's order"

@@ -255,7 +255,7 @@ def _normalized(document: dict) -> dict:
 
 @pytest.mark.parametrize("fmt", ["classroom", "gradescope", "markdown"])
 def test_golden_file(fmt):
-    done = run("k01", "--solutions", MIXED, "--format", fmt, "--lang", "en")
+    done = run("k01", "k16", "--solutions", MIXED, "--format", fmt, "--lang", "en")
     assert done.returncode == 0, done.stderr
     golden = GOLDEN / ("summary.md" if fmt == "markdown" else f"{fmt}.json")
     if fmt == "markdown":
@@ -269,10 +269,11 @@ def test_golden_file(fmt):
     assert produced == json.loads(golden.read_text())
     if fmt == "classroom":
         _validate_classroom(produced)
-        assert [t["status"] for t in produced["tests"]] == ["pass", "fail", "fail", "error", "error", "fail", "pass"]
+        assert [t["status"] for t in produced["tests"]] == ["pass", "fail", "fail", "pass", "error", "error", "fail"]
     else:
-        assert produced["score"] == 2 and [t["max_score"] for t in produced["tests"]] == [1, 1, 1, 2, 1, 1]
-        assert all(t["tags"] == ["k01_creation"] and t["visibility"] == "visible" for t in produced["tests"])
+        assert produced["score"] == 2 and [t["max_score"] for t in produced["tests"]] == [1, 1, 1, 1, 2, 1]
+        assert [t["tags"] for t in produced["tests"]] == [["k01_creation"]] * 4 + [["k16_leaves"]] * 2
+        assert all(t["visibility"] == "visible" for t in produced["tests"])
         assert produced["output_format"] == "md" and "score 2/7" in produced["output"]
 
 
@@ -281,7 +282,7 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     solutions.mkdir()
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, solutions / path.name)
-    with open(solutions / "k02_dtypes.py", "a") as handle:
+    with open(solutions / "k03_dtypes.py", "a") as handle:
         handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
     started = time.monotonic()
     done = run("--solutions", str(solutions), "--format", "classroom", "--deadline", "25", "--timeout", "60")
@@ -292,15 +293,15 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     assert result["max_score"] == TOTAL_POINTS
     by_name = {t["name"]: t for t in result["tests"]}
     assert by_name["k01_creation.filled"]["status"] == "pass"
-    assert by_name["k02_dtypes.mean_value"]["status"] == "error"
-    assert "deadline" in by_name["k13_bmi.bmi_report (point 1 of 2)"]["message"]
+    assert by_name["k03_dtypes.mean_value"]["status"] == "error"
+    assert "deadline" in by_name["k15_bmi.bmi_report (point 1 of 2)"]["message"]
 
 
 def test_tampered_template_earns_nothing_in_official_formats(repo):
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
     (repo / "tests" / "conftest.py").write_text("# an added grading file\n")
-    grade = [sys.executable, "grade.py", "k13"]
+    grade = [sys.executable, "grade.py", "k15"]
     classroom = json.loads(subprocess.run(grade + ["--format", "classroom"], cwd=repo, capture_output=True,
                                           text=True, timeout=600).stdout)
     gradescope = json.loads(subprocess.run(grade + ["--format", "gradescope"], cwd=repo, capture_output=True,

@@ -84,17 +84,17 @@ def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_p
 def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     submission = root / "submission"
-    for kata in ("k01_creation", "k02_dtypes"):
+    for kata in ("k01_creation", "k03_dtypes"):
         shutil.copy(ROOT / "reference" / f"{kata}.py", submission / f"{kata}.py")
     (submission / "notes.txt").write_text("my notes")
     # A link to the autograder's own reference would earn full marks if it were followed.
-    (submission / "k03_devices.py").symlink_to(root / "source" / "reference" / "k03_devices.py")
+    (submission / "k05_devices.py").symlink_to(root / "source" / "reference" / "k05_devices.py")
     results, log = _run_autograder(root)
     scores = _scores(results)
-    assert results["score"] == KATA_POINTS["k01_creation"] + KATA_POINTS["k02_dtypes"]
-    assert all(scores[name] == POINTS[name] for name in POINTS if name.startswith(("k01_", "k02_")))
-    assert all(scores[name] == 0 for name in POINTS if name.startswith("k03_"))
-    assert "`k01_creation.py`" in results["output"] and "k03_devices.py" in results["output"]   # graded, missing
+    assert results["score"] == KATA_POINTS["k01_creation"] + KATA_POINTS["k03_dtypes"]
+    assert all(scores[name] == POINTS[name] for name in POINTS if name.startswith(("k01_", "k03_")))
+    assert all(scores[name] == 0 for name in POINTS if name.startswith("k05_"))
+    assert "`k01_creation.py`" in results["output"] and "k05_devices.py" in results["output"]   # graded, missing
     assert f"score {results['score']}/{TOTAL_POINTS}" in results["output"] and results["output_format"] == "md"
     assert results["visibility"] == VISIBILITY
     assert all(test["visibility"] == VISIBILITY and test["tags"] == [test["name"].split(".")[0]]
@@ -105,14 +105,14 @@ def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_p
 def test_katas_folder_with_a_hanging_function_costs_only_that_function(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     shutil.copytree(ROOT / "reference", root / "submission" / "repo" / "katas")
-    with open(root / "submission" / "repo" / "katas" / "k02_dtypes.py", "a") as handle:
+    with open(root / "submission" / "repo" / "katas" / "k03_dtypes.py", "a") as handle:
         handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
     # A loose copy of a stub beside the repository: the file in katas/ wins.
     shutil.copy(ROOT / "katas" / "k01_creation.py", root / "submission" / "k01_creation.py")
     results, _ = _run_autograder(root)
     scores = _scores(results)
-    assert scores["k02_dtypes.mean_value"] == 0 and "stopped" in _outputs(results)["k02_dtypes.mean_value"]
-    assert results["score"] == TOTAL_POINTS - POINTS["k02_dtypes.mean_value"]
+    assert scores["k03_dtypes.mean_value"] == 0 and "stopped" in _outputs(results)["k03_dtypes.mean_value"]
+    assert results["score"] == TOTAL_POINTS - POINTS["k03_dtypes.mean_value"]
     assert results["execution_time"] >= 5   # the wall time, with the hang's 5 s limit in it
 
 
@@ -125,7 +125,7 @@ def test_empty_submission_gets_zero_and_says_what_was_expected(autograder_zip, t
     (root / "submission" / "README.md").write_text("nothing to see")
     results, _ = _run_autograder(root)
     assert results["score"] == 0 and results["tests"] == []
-    assert "No kata files were found" in results["output"] and "k13_bmi.py" in results["output"]
+    assert "No kata files were found" in results["output"] and "k15_bmi.py" in results["output"]
     assert "`katas/`" in results["output"] and "没有找到练习文件" in results["output"]
 
 

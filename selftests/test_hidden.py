@@ -36,6 +36,7 @@ SECRET = os.environ.get("KATA_SECRET", "").strip() or "selftest-secret-7Qm2xV9c"
 LOOKUP = ROOT / "selftests" / "fixtures" / "key_lookup" / "k01_creation.py"
 TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
 K01_POINTS = sum(f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
+K01_FUNCTIONS = sum(1 for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
 PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py", "README.md", ".github/workflows/classroom.yml")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 
@@ -110,13 +111,22 @@ def test_a_plan_runs_declared_hidden_cases_then_redraws_randomised_ones_at_most_
         Function("h", [Case(1), Case(2, hidden=True), Case(3, hidden=True)])
 
 
+def test_every_function_has_a_hidden_case():
+    """Official grading checks every function on inputs no student file holds: randomised cases are
+    drawn again from the secret, and a function whose inputs are all literal declares its own
+    ``Case(..., hidden=True)``."""
+    missing = [info.qualified for kata in load_curriculum() for info in kata.functions
+               if not load_kata_spec(kata.name).function(info.name).hidden_plan(kata.name)["hidden"]]
+    assert not missing, f"no hidden case: {missing}"
+
+
 def test_hidden_seeds_come_from_the_secret_and_fit_a_generator():
     plan = {"public": 2, "hidden": [[0, None], [1, None]]}
-    ours, theirs = hidden.extras_for(plan, SECRET, "k01_creation.trainable"), \
-        hidden.extras_for(plan, "another", "k01_creation.trainable")
+    ours, theirs = hidden.extras_for(plan, SECRET, "k16_leaves.trainable"), \
+        hidden.extras_for(plan, "another", "k16_leaves.trainable")
     seeds = [seed for _, seed in ours + theirs]
     assert len(set(seeds)) == 4 and all(0 <= seed < 2 ** 63 for seed in seeds)
-    assert ours == hidden.extras_for(plan, SECRET, "k01_creation.trainable")
+    assert ours == hidden.extras_for(plan, SECRET, "k16_leaves.trainable")
 
 
 # --- a key-lookup submission --------------------------------------------------------------------
@@ -174,7 +184,7 @@ def test_gradescope_autograder_with_the_secret_grades_hidden_cases(instructor, t
                    capture_output=True)
     results = json.loads((tmp_path / "ag" / "results" / "results.json").read_text(encoding="utf-8"))
     k01 = [test for test in results["tests"] if test["tags"] == ["k01_creation"]]
-    assert len(k01) == 6 and all(test["score"] == 0 for test in k01)
+    assert len(k01) == K01_FUNCTIONS and all(test["score"] == 0 for test in k01)
 
 
 # --- honest solutions ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from selftests.gradekit import ROOT
 
 FIXTURE = ROOT / "selftests" / "fixtures" / "instructor_kata"
-KATA = "k21_masking"
+KATA = "k22_masking"
 
 
 def _run(project, *args, timeout=900):

@@ -11,8 +11,12 @@ import time
 import pytest
 
 from kata_harness import formats
+from kata_harness.catalog import load_curriculum
 from kata_harness.reset import BACKUPS
 from selftests.gradekit import ROOT, run
+
+K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
+K01_POINTS = sum(K01.values())
 
 
 @pytest.fixture
@@ -42,14 +46,14 @@ def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         first = _read_until(process, "watching")
-        assert "score 0/7" in first and f"({mode})" in first
+        assert f"score 0/{K01_POINTS}" in first and f"({mode})" in first
         shutil.copy(ROOT / "reference" / "k01_creation.py", solutions / "k01_creation.py")
-        solved = _read_until(process, "score 7/7", timeout=30)
+        solved = _read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=30)
         assert "✓ mask_like" in solved
         broken = (ROOT / "reference" / "k01_creation.py").read_text().replace(
             "torch.full(shape, value, dtype=torch.float32)", "torch.full(shape, value)")
         (solutions / "k01_creation.py").write_text(broken)
-        again = _read_until(process, "score 6/7", timeout=30)
+        again = _read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=30)
         assert "Next: k01_creation.filled" in again and "int64" in again and "Hint:" in again
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=30)
@@ -72,7 +76,8 @@ def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
         after = run("k01", "--solutions", str(solutions), "--format", "json")
         assert '"status": "todo"' in after.stdout and "score" in after.stdout
         statuses = [line for line in after.stdout.splitlines() if '"status"' in line]
-        assert sum('"passed"' in line for line in statuses) == 5 and sum('"todo"' in line for line in statuses) == 1
+        assert sum('"passed"' in line for line in statuses) == len(K01) - 1
+        assert sum('"todo"' in line for line in statuses) == 1
     finally:
         backup.unlink()
 
@@ -99,7 +104,7 @@ def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(sol
 ])
 def test_language_from_kata_lang_then_locale(env, expected):
     clean = {k: v for k, v in os.environ.items() if k not in ("KATA_LANG", "LANG", "LC_ALL", "LC_MESSAGES")}
-    done = subprocess.run([sys.executable, "grade.py", "k13"], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "grade.py", "k15"], cwd=ROOT, capture_output=True, text=True,
                           env={**clean, **env}, timeout=300)
     assert done.stdout.strip().splitlines()[-1].startswith(expected)
 
@@ -120,12 +125,12 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
 
 
 def test_pytest_on_a_kata_file_runs_that_katas_checks():
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k03_devices.py"],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k05_devices.py"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1
-    assert "k03_devices.add_bias [cpu]" in done.stdout and "k01_creation" not in done.stdout
+    assert "k05_devices.add_bias [cpu]" in done.stdout and "k01_creation" not in done.stdout
     assert "not implemented yet" in done.stdout
     solved = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--solutions",
-                             "reference", "reference/k03_devices.py"], cwd=ROOT, capture_output=True, text=True,
+                             "reference", "reference/k05_devices.py"], cwd=ROOT, capture_output=True, text=True,
                             timeout=300)
     assert solved.returncode == 0 and " passed" in solved.stdout

@@ -34,7 +34,7 @@ def _observation(result, inputs=(), names=(), probes=None, raised=None):
 
 
 def _message(yours, expected, checks=("shape", "dtype", "device", "values", "inputs", "container"),
-             info="k08_broadcasting.mse", lang="en"):
+             info="k11_broadcasting.mse", lang="en"):
     found = compare_case(yours, expected, checks, Tolerance())
     verdict = Verdict("failed", "cpu", "f(x)", None, found)
     return render(verdict, INFO[info], lang)
@@ -95,13 +95,13 @@ def test_a_probe_difference_names_what_was_observed_not_the_check():
     expected = _observation(None, probes={"python_random": {"kind": "float", "value": 0.5}})
     expected["result"] = {"kind": "none"}
     yours = {**expected, "probes": {"python_random": {"kind": "float", "value": 0.7}}}
-    text = _message(yours, expected, checks=("container",), info="k11_reproducibility.set_seed")
+    text = _message(yours, expected, checks=("container",), info="k20_reproducibility.set_seed")
     assert "three random.random() draws right after the call: yours is 0.7" in text
     assert "the check" not in text
 
 
 def test_sections_are_joined_the_way_each_language_writes_them():
-    info = INFO["k01_creation.trainable"]
+    info = INFO["k16_leaves.trainable"]
     assert pitfall_text(info, None, None, "en").endswith("(lesson §3.6, §4.5, docs/lesson.md)")
     assert pitfall_text(info, None, None, "zh").endswith("（讲义 §3.6、§4.5，docs/lesson.zh.md）")
     assert section_text("§5.1, §7", "zh") == "§5.1、§7"

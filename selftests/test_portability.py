@@ -83,7 +83,7 @@ def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
             import os
             os._exit(1)
     """))
-    done = _grade(ROOT, winlike, "k01", "k13", "--solutions", str(solutions), "--format", "json", "--timeout", "5")
+    done = _grade(ROOT, winlike, "k01", "k15", "--solutions", str(solutions), "--format", "json", "--timeout", "5")
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     statuses = {f"{k['kata']}.{f['name']}": f["status"] for k in doc["katas"] for f in k["functions"]}
@@ -143,7 +143,7 @@ def test_an_installed_or_shadowing_harness_is_never_used(tmp_path):
     fake.mkdir(parents=True)
     (fake / "__init__.py").write_text("raise ImportError('the wrong kata_harness was imported')\n")
     env = {**os.environ, "PYTHONPATH": str(fake.parent)}
-    done = _grade(ROOT, env, "k13", "--solutions", "reference", "--format", "json")
+    done = _grade(ROOT, env, "k15", "--solutions", "reference", "--format", "json")
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     assert doc["score"] == doc["max_score"] > 0

@@ -79,16 +79,16 @@ def test_students_pytest_works_without_reference(template, tmp_path):
 def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
     copy = tmp_path / "student"
     shutil.copytree(template, copy)
-    with open(copy / "tests" / "test_k13_bmi.py", "a") as handle:
+    with open(copy / "tests" / "test_k15_bmi.py", "a") as handle:
         handle.write("\n# made easier\n")
     (copy / "tests" / "conftest.py").write_text("")
     (copy / "curriculum" / "k12_joining.toml").unlink()
     doc = _grade(copy, "k01")
     assert doc["integrity"]["ok"] is False
     assert sorted(doc["integrity"]["modified"]) == ["curriculum/k12_joining.toml", "tests/conftest.py",
-                                                    "tests/test_k13_bmi.py"]
+                                                    "tests/test_k15_bmi.py"]
     text = subprocess.run([sys.executable, "grade.py", "k01"], capture_output=True, text=True, cwd=copy).stdout
-    assert "tests/test_k13_bmi.py (changed)" in text and "tests/conftest.py (added)" in text
+    assert "tests/test_k15_bmi.py (changed)" in text and "tests/conftest.py (added)" in text
     assert "curriculum/k12_joining.toml (removed)" in text and "git checkout -- curriculum tests" in text
 
 

@@ -23,6 +23,7 @@ from kata_harness.catalog import load_curriculum
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
+K01_POINTS = {f.name: f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"}
 MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
 MARKER = "kata-orphan-marker"
 
@@ -55,7 +56,7 @@ FORGERIES = {
         import gc, os
         from kata_harness.child import _Channel
         send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
-        for name in ("arange_inclusive", "evenly_spaced", "filled", "trainable", "init_weight", "mask_like"):
+        for name in ("arange_inclusive", "evenly_spaced", "filled", "mask_like"):
             send("start", kata="k01_creation", function=name)
             send("observed", kata="k01_creation", function=name, observations={})
         send("done")
@@ -107,7 +108,7 @@ def test_forgery_on_stubs_earns_nothing(name, mode, tmp_path):
     target = solutions / "k01_creation.py"
     target.write_text(textwrap.dedent(FORGERIES[name]) + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
     started = time.monotonic()
-    done = _run(solutions, "k01", "k02", mode=mode)
+    done = _run(solutions, "k01", "k03", mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 170
     doc = json.loads(done.stdout)
@@ -161,7 +162,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
             raise ValueError("no")
     """))
     done = _run(solutions, "k01", mode=mode)
-    assert json.loads(done.stdout)["score"] == 6
+    assert json.loads(done.stdout)["score"] == sum(K01_POINTS.values()) - K01_POINTS["filled"]
     assert _marked_processes(_marker(tmp_path)) == []
     time.sleep(5)
     assert not late.exists()

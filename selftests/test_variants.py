@@ -39,10 +39,11 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
 
 # The curriculum of CATALOG.md and the katas that cover the rest of the lesson; a kata an
 # instructor adds needs no variants to be graded.
-CORE_KATAS = ("k01_creation", "k02_dtypes", "k03_devices", "k04_contiguity", "k05_grad_accumulation",
-              "k06_numpy_bridge", "k07_clone_view", "k08_broadcasting", "k09_inplace_autograd", "k10_inference",
-              "k11_reproducibility", "k12_joining", "k13_bmi", "k14_indexing", "k15_dimensions", "k16_reshape",
-              "k17_creation_traps", "k18_promotion", "k19_numpy_strides", "k20_determinism")
+CORE_KATAS = ("k01_creation", "k02_creation_traps", "k03_dtypes", "k04_promotion", "k05_devices",
+              "k06_clone_view", "k07_indexing", "k08_dimensions", "k09_contiguity", "k10_reshape",
+              "k11_broadcasting", "k12_joining", "k13_numpy_bridge", "k14_numpy_strides", "k15_bmi",
+              "k16_leaves", "k17_inplace_autograd", "k18_grad_accumulation", "k19_inference",
+              "k20_reproducibility", "k21_determinism")
 
 
 def test_every_function_has_a_wrong_answer_and_two_correct_idioms():

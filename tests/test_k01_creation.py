@@ -2,7 +2,7 @@
 
 import torch
 
-from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor
+from kata_harness.spec import Case, Function, Kata, randint, randn
 
 KATA = Kata("k01_creation", [
     Function("arange_inclusive", [
@@ -19,19 +19,6 @@ KATA = Kata("k01_creation", [
         Case((2, 3), 7), Case((4,), 0.5), Case((2, 2, 2), -3), Case((), 1), Case((0, 3), 2.0),
         Case((3, 1), -4, hidden=True), Case((2,), 0.25, hidden=True),
     ]),
-    Function("trainable", [
-        Case([[1, 2], [3, 4]]),
-        Case([0.5, -1.5, 2.0]),
-        Case(randint(-5, 5, 2, 3)),
-        Case(randn(4)),
-        Case(randn(2, 2, dtype=torch.float64)),
-        Case(randn(3, requires_grad=True)),
-        Case(tensor([[1.0, 2.0], [3.0, 4.0]]), label="float32_input"),
-    ], checks=BASIC + ("requires_grad", "leaf", "history", "independent"), devices=("cpu", "meta", "cuda")),
-    Function("init_weight", [
-        Case((3, 4), 0.1, 0), Case((5,), 2.0, 42), Case((2, 3, 4), 0.02, 7),
-        Case((4, 2), 0.5, 3, hidden=True),
-    ], checks=BASIC + ("requires_grad", "leaf", "history")),
     Function("mask_like", [
         Case(randn(2, 3)), Case(randint(0, 9, 5)), Case(randn(2, 3, 4, dtype=torch.float64)), Case(randn(0, 4)),
     ], devices=("cpu", "meta", "cuda")),

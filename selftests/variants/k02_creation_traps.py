@@ -1,0 +1,80 @@
+"""Classic wrong answers and other correct idioms for k02_creation_traps."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+
+@wrong("class_counts", "torch.empty", "NaN", "torch.zeros")
+def counts_into_empty(labels, num_classes):
+    counts = torch.empty(num_classes)
+    return counts.index_add_(0, labels, torch.ones(len(labels)))
+
+
+@wrong("class_counts", "torch.empty", "NaN")
+def counts_into_empty_like(labels, num_classes):
+    counts = labels.new_empty(num_classes, dtype=torch.float32)
+    for label in labels.tolist():
+        counts[label] += 1
+    return counts
+
+
+@wrong("class_counts", "minlength")
+def counts_bincount_without_minlength(labels, num_classes):
+    return torch.bincount(labels).float()
+
+
+@wrong("class_counts", "int64", ".float()")
+def counts_bincount_int(labels, num_classes):
+    return torch.bincount(labels, minlength=num_classes)
+
+
+@right("class_counts")
+def counts_bincount(labels, num_classes):
+    return torch.bincount(labels, minlength=num_classes).float()
+
+
+@right("class_counts")
+def counts_one_hot(labels, num_classes):
+    return F.one_hot(labels, num_classes).sum(dim=0).to(torch.float32)
+
+
+@right("class_counts")
+def counts_scatter_add(labels, num_classes):
+    return torch.zeros(num_classes).scatter_add_(0, labels, torch.ones(labels.shape))
+
+
+@right("class_counts")
+def counts_compare(labels, num_classes):
+    return (labels[:, None] == torch.arange(num_classes)).sum(dim=0).float()
+
+
+@wrong("roll_dice", "EXCLUSIVE", "torch.randint(1, 7")
+def dice_without_six(n, seed):
+    return torch.randint(1, 6, (n,), generator=torch.Generator().manual_seed(seed))
+
+
+@wrong("roll_dice", "EXCLUSIVE")
+def dice_from_zero(n, seed):
+    return torch.randint(0, 6, (n,), generator=torch.Generator().manual_seed(seed))
+
+
+@wrong("roll_dice", "int64")
+def dice_int32(n, seed):
+    return torch.randint(1, 7, (n,), generator=torch.Generator().manual_seed(seed), dtype=torch.int32)
+
+
+@right("roll_dice")
+def dice_shifted(n, seed):
+    return torch.randint(0, 6, (n,), generator=torch.Generator().manual_seed(seed)) + 1
+
+
+@right("roll_dice")
+def dice_high_only(n, seed):
+    return 1 + torch.randint(6, size=(n,), generator=torch.Generator().manual_seed(seed))
+
+
+@right("roll_dice")
+def dice_random_(n, seed):
+    return torch.empty(n, dtype=torch.int64).random_(1, 7, generator=torch.Generator().manual_seed(seed))

@@ -1,0 +1,100 @@
+"""Classic wrong answers and other correct idioms for k04_promotion."""
+
+import torch
+
+from selftests.variants import right, wrong
+
+
+@wrong("project", "expected m1 and m2 to have the same dtype", "x.to(w.dtype) @ w")
+def project_int_matmul(x, w):
+    return x @ w
+
+
+@wrong("project", "* is not @")
+def project_elementwise(x, w):
+    return x.float() * w
+
+
+@wrong("project", "float32")
+def project_double(x, w):
+    return x.double() @ w.double()
+
+
+@wrong("project", "cut the weights")
+def project_int_weights(x, w):
+    return (x @ w.long()).float()
+
+
+@right("project")
+def project_float(x, w):
+    return x.float() @ w
+
+
+@right("project")
+def project_matmul_like(x, w):
+    return torch.matmul(x.to(w), w)
+
+
+@right("project")
+def project_einsum(x, w):
+    return torch.einsum("nd,dk->nk", x.to(w.dtype), w)
+
+
+@right("project")
+def project_sum_of_products(x, w):
+    return (x.to(w.dtype)[:, :, None] * w[None, :, :]).sum(dim=1)
+
+
+@wrong("weighted_sum", "(N, D)", "values @ weights")
+def weighted_elementwise(values, weights):
+    return values * weights
+
+
+@wrong("weighted_sum", "order of @")
+def weighted_wrong_order(values, weights):
+    return weights @ values
+
+
+@wrong("weighted_sum", ".sum() alone")
+def weighted_total(values, weights):
+    return (values * weights).sum()
+
+
+@right("weighted_sum")
+def weighted_mul_sum(values, weights):
+    return (values * weights).sum(dim=1)
+
+
+@right("weighted_sum")
+def weighted_mv(values, weights):
+    return torch.mv(values, weights)
+
+
+@right("weighted_sum")
+def weighted_einsum(values, weights):
+    return torch.einsum("nd,d->n", values, weights)
+
+
+@wrong("standardize", "float64", "torch.as_tensor(mean, dtype=x.dtype)")
+def standardize_from_numpy(x, mean, std):
+    return (x - torch.from_numpy(mean)) / torch.from_numpy(std)
+
+
+@wrong("standardize", "NumPy array itself")
+def standardize_with_arrays(x, mean, std):
+    return (x - mean) / std
+
+
+@right("standardize")
+def standardize_to_x(x, mean, std):
+    return (x - torch.from_numpy(mean).to(x)) / torch.from_numpy(std).to(x)
+
+
+@right("standardize")
+def standardize_in_float64(x, mean, std):
+    return ((x.double() - torch.from_numpy(mean)) / torch.from_numpy(std)).to(x.dtype)
+
+
+@right("standardize")
+def standardize_tensor_float(x, mean, std):
+    return (x - torch.tensor(mean, dtype=torch.float32)) / torch.tensor(std, dtype=torch.float32)
