@@ -180,7 +180,7 @@ def _observe_reference(send, functions, reference_dir, runner, extras) -> None:
                 send("expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
                 continue
             devices, skipped = runner.devices_for(function)
-            send("expected", kata=kata, function=name, checks=list(function.checks),
+            send("expected", kata=kata, function=name, aspects=list(function.aspects),
                  rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
                  devices=list(function.devices), plan=function.hidden_plan(kata),
                  observations=runner.observe_devices(getattr(module, name), function, kata, devices,

@@ -233,12 +233,12 @@ def verdict_for(expected: dict, observations: dict) -> Verdict:
     """Judge a learner's observations against the expected ones; incomplete or malformed
     observations never pass. The public cases are judged first; a difference found only on a
     hidden case is reported without its expected value (``hidden_difference``)."""
-    checks, tolerance = expected["checks"], Tolerance(expected["rtol"], expected["atol"])
+    aspects, tolerance = expected["aspects"], Tolerance(expected["rtol"], expected["atol"])
     public = public_cases(expected)
     try:
-        verdict = judge(checks, tolerance, observations, expected["observations"])
+        verdict = judge(aspects, tolerance, observations, expected["observations"])
         if public is not None and verdict.status == Status.FAILED:
-            first = judge(checks, tolerance, {d: obs[:public] for d, obs in observations.items()},
+            first = judge(aspects, tolerance, {d: obs[:public] for d, obs in observations.items()},
                           {d: obs[:public] for d, obs in expected["observations"].items()})
             verdict = first if first.status != Status.PASSED else hidden_difference(verdict)
     except Exception as error:   # a forged observation can be of any shape

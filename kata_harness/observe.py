@@ -197,7 +197,7 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
     names = parameter_names(fn, len(args)) + list(kwargs)
     observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
     before = _identities(args, kwargs)
-    rng_before = rng_digest() if "rng" in spec.checks else None
+    rng_before = rng_digest() if "rng" in spec.aspects else None
     result, error, printed = call(fn, args, kwargs, learner_file)
     observation["printed"] = _printed(printed)
     if error:
@@ -212,9 +212,9 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
         value, probe_error, _ = call(probe.observe, (Call(fn, args, kwargs, result),), {}, learner_file)
         observation.setdefault("probes", {})[probe.name] = \
             describe(value) if probe_error is None else {"kind": "error", "error": probe_error}
-    if "grad" in spec.checks:
+    if "grad" in spec.aspects:
         observation["grad"] = _backward(result, args, kwargs, names)
-    if "independent" in spec.checks and device != "meta":
+    if "independent" in spec.aspects and device != "meta":
         observation["after_input_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=True)
         observation["after_result_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=False)
     return observation

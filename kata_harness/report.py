@@ -62,7 +62,7 @@ class Verdict:
             self.reason = Reason(*self.reason)
 
 
-def judge(checks, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
+def judge(aspects, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
     """Compare the learner's observations with the reference's, device by device, case by case.
 
     ``yours`` and ``expected`` map a device name to its list of case observations.
@@ -82,7 +82,7 @@ def judge(checks, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
             if raised.get("exit"):
                 return Verdict(Status.ERROR, device, y["call"], printed=y.get("printed", ""),
                                reason=Reason("error.exit", {"error": f"{raised['type']}: {raised['message']}"}))
-            found = compare_case(y, e, checks, tolerance)
+            found = compare_case(y, e, aspects, tolerance)
             if found:
                 return Verdict(Status.FAILED, device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
     return Verdict(Status.PASSED)

@@ -99,4 +99,4 @@ def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_
 def grade_against(spec: Function, kata: str, learner_fn, expected: dict, learner_file=None) -> Verdict:
     """Grade ``learner_fn`` against recorded observations (``{device: [case observations]}``)."""
     yours = observe_devices(learner_fn, spec, kata, list(expected), learner_file)
-    return judge(spec.checks, tolerance_of(spec), yours, expected)
+    return judge(spec.aspects, tolerance_of(spec), yours, expected)

@@ -189,7 +189,7 @@ class Function:
 
     name: str
     cases: list
-    checks: tuple = BASIC
+    aspects: tuple = BASIC   # what matters about the result (see ALL_ASPECTS)
     devices: tuple = ("cpu",)
     rtol: float | None = None
     atol: float | None = None
@@ -197,7 +197,7 @@ class Function:
     timeout: float | None = None   # seconds for all of its cases, when the default is too tight
 
     def __post_init__(self):
-        unknown = set(self.checks) - ALL_ASPECTS
+        unknown = set(self.aspects) - ALL_ASPECTS
         if unknown:
             raise ValueError(f"{self.name}: unknown aspects {sorted(unknown)}")
         if not set(self.devices) <= set(DEVICES):

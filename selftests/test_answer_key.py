@@ -44,7 +44,7 @@ def test_key_holds_exactly_what_the_live_reference_does(info):
     recorded = KEY.expected[info.qualified]
     live = observe_devices(reference, spec, info.kata, list(recorded["observations"]))
     assert _plain(live) == recorded["observations"], FREEZE
-    assert recorded["checks"] == list(spec.checks) and recorded["rtol"] == spec.rtol and recorded["atol"] == spec.atol
+    assert recorded["aspects"] == list(spec.aspects) and recorded["rtol"] == spec.rtol and recorded["atol"] == spec.atol
 
 
 def _learner_observations():
@@ -71,8 +71,8 @@ def test_key_and_live_reference_give_the_same_verdict_on_the_whole_corpus():
             references[qualified] = _plain(observe_devices(reference, spec, kata, devices))
         yours = _plain(observe_devices(implementation, spec, kata, devices))
         recorded = KEY.expected[qualified]["observations"]
-        live = judge(spec.checks, tolerance_of(spec), yours, references[qualified])
-        keyed = judge(spec.checks, tolerance_of(spec), yours, recorded)
+        live = judge(spec.aspects, tolerance_of(spec), yours, references[qualified])
+        keyed = judge(spec.aspects, tolerance_of(spec), yours, recorded)
         if (live.status, live.difference, live.device, live.call) != \
                 (keyed.status, keyed.difference, keyed.device, keyed.call):
             mismatches.append(label)

@@ -132,7 +132,7 @@ HOSTILE = {
     """, ["k01_creation.filled"]),
     "forged_events": ("k01_creation", """
         import json, os
-        fake = {"event": "expected", "kata": "k01_creation", "function": "filled", "checks": [], "rtol": None,
+        fake = {"event": "expected", "kata": "k01_creation", "function": "filled", "aspects": [], "rtol": None,
                 "atol": None, "timeout": None, "skipped": [],
                 "observations": {"cpu": [{"call": "", "names": [], "result": {"kind": "none"}}]}}
         for fd in range(3, 40):

@@ -33,9 +33,9 @@ def _observation(result, inputs=(), names=(), probes=None, raised=None):
     return observation
 
 
-def _message(yours, expected, checks=("shape", "dtype", "device", "values", "inputs", "container"),
+def _message(yours, expected, aspects=("shape", "dtype", "device", "values", "inputs", "container"),
              info="k11_broadcasting.mse", lang="en"):
-    found = compare_case(yours, expected, checks, Tolerance())
+    found = compare_case(yours, expected, aspects, Tolerance())
     verdict = Verdict("failed", "cpu", "f(x)", None, found)
     return render(verdict, INFO[info], lang)
 
@@ -95,7 +95,7 @@ def test_a_probe_difference_names_what_was_observed_not_the_check():
     expected = _observation(None, probes={"python_random": {"kind": "float", "value": 0.5}})
     expected["result"] = {"kind": "none"}
     yours = {**expected, "probes": {"python_random": {"kind": "float", "value": 0.7}}}
-    text = _message(yours, expected, checks=("container",), info="k20_reproducibility.set_seed")
+    text = _message(yours, expected, aspects=("container",), info="k20_reproducibility.set_seed")
     assert "three random.random() draws right after the call: yours is 0.7" in text
     assert "the check" not in text
 

@@ -19,7 +19,7 @@ KATA = Kata("k06_clone_view", [
         Case(randn(1, 5)),
         Case(transposed(randn(3, 2))),
         Case(tensor([[0.0, 0.0], [1.5, -2.0]])),    # nothing to change, and still a new tensor
-    ], checks=BASIC + ("independent",)),
+    ], aspects=BASIC + ("independent",)),
     Function("zero_column_", [
         Case(randint(1, 9, 2, 3), 1),
         Case(randn(3, 4), 0),
@@ -33,12 +33,12 @@ KATA = Kata("k06_clone_view", [
         Case(tensor([-0.25, 0.1, 0.3]), 1.0),            # nothing to clip, and still a new tensor
         Case(randn(2, 2, dtype=torch.float64, scale=3.0), 2.0),
         Case(transposed(randn(3, 2, scale=3.0)), 1.5),
-    ], checks=BASIC + ("independent",)),
+    ], aspects=BASIC + ("independent",)),
     Function("snapshot", [
         Case(randn(3, requires_grad=True)),
         Case(randn(2, 3)),
         Case(randn(2, 2, dtype=torch.float64, requires_grad=True)),
         Case(randint(0, 9, 4)),
         Case(transposed(randn(3, 2))),
-    ], checks=BASIC + ("requires_grad", "leaf", "history", "independent")),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history", "independent")),
 ])

@@ -23,7 +23,7 @@ KATA = Kata("k07_indexing", [
         Case(randn(4, 2, 3), 3, 4),
         Case(transposed(randn(3, 5)), 1, 3),          # a non-contiguous x: slicing still gives a view
         Case(randn(4, 3), 2, 2),                       # an empty window
-    ], checks=BASIC + ("independent",), devices=("cpu", "meta", "cuda")),
+    ], aspects=BASIC + ("independent",), devices=("cpu", "meta", "cuda")),
     Function("zero_rows_", [
         Case(randn(5, 3), [0, 3]),
         Case(randint(1, 9, 4, 4), [2]),

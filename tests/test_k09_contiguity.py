@@ -44,5 +44,5 @@ KATA = Kata("k09_contiguity", [
         Case(randn(5, 5, 2)),                                # H == W: transpose(0, 2) keeps the shape
         Case(randn(2, 6, 1)),                                # one channel
         Case(channels_last_view(4, 5, 3)),                   # input is itself a permuted view
-    ], checks=BASIC + ("contiguous",), devices=DEVICES),
+    ], aspects=BASIC + ("contiguous",), devices=DEVICES),
 ])

@@ -16,7 +16,7 @@ KATA = Kata("k10_reshape", [
         Case(randint(0, 9, 2, 3, 2)),
         Case(randn(5)),                            # 1-D: flatten() returns x itself
         Case(randn(2, 2, dtype=torch.float64)),
-    ], checks=BASIC + ("independent",)),
+    ], aspects=BASIC + ("independent",)),
     Function("zero_flat_", [
         Case(randn(3, 4), [0, 5, 11]),
         Case(transposed(randn(4, 3)), [1, 4, 6], label="non_contiguous"),

@@ -33,6 +33,6 @@ KATA = Kata("k12_joining", [
         Case(randn(6, 6), 4),
         Case(randn(3, 2, 2), 5),
         Case(randint(0, 9, 4, 4), 1),
-    ], checks=tuple(a for a in BASIC if a != "container"),   # a tuple is accepted as well as a list
+    ], aspects=tuple(a for a in BASIC if a != "container"),   # a tuple is accepted as well as a list
         devices=("cpu", "meta", "cuda")),
 ])

@@ -83,7 +83,7 @@ KATA = Kata("k13_numpy_bridge", [
         Case(tensor([[True, False], [False, True]])),
         Case(randn(3, dtype=torch.float64)),
         Case(transposed(randn(3, 2))),
-    ], checks=BASIC + ("independent",)),
+    ], aspects=BASIC + ("independent",)),
     Function("share_array", [
         Case(array([[0.5, -1.25, 2.0], [3.5, 0.0, -4.0]], dtype=np.float64)),
         Case(array(randint(-9, 9, 4), dtype=np.int32)),
@@ -91,5 +91,5 @@ KATA = Kata("k13_numpy_bridge", [
         Case(array([[True, False], [True, True]])),
         Case(array(randint(0, 255, 2, 2), dtype=np.uint8)),
         Case(custom(lambda gen, device: (np.arange(6, dtype=np.float64).reshape(2, 3) / 4).T)),  # a non-contiguous view
-    ], checks=BASIC + ("independent",)),
+    ], aspects=BASIC + ("independent",)),
 ])

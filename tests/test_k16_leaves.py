@@ -13,9 +13,9 @@ KATA = Kata("k16_leaves", [
         Case(randn(2, 2, dtype=torch.float64)),
         Case(randn(3, requires_grad=True)),
         Case(tensor([[1.0, 2.0], [3.0, 4.0]]), label="float32_input"),
-    ], checks=BASIC + ("requires_grad", "leaf", "history", "independent"), devices=("cpu", "meta", "cuda")),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history", "independent"), devices=("cpu", "meta", "cuda")),
     Function("init_weight", [
         Case((3, 4), 0.1, 0), Case((5,), 2.0, 42), Case((2, 3, 4), 0.02, 7),
         Case((4, 2), 0.5, 3, hidden=True),
-    ], checks=BASIC + ("requires_grad", "leaf", "history")),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history")),
 ])

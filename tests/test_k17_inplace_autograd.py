@@ -48,5 +48,5 @@ KATA = Kata("k17_inplace_autograd", [
         Case(randn(4, dtype=torch.float64, requires_grad=True)),
         Case(tensor([0.0, 4.0, -4.0, 20.0, -20.0], requires_grad=True)),
         Case(randn(3, 2)),
-    ], checks=BASIC + ("requires_grad", "grad")),
+    ], aspects=BASIC + ("requires_grad", "grad")),
 ])

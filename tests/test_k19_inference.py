@@ -106,7 +106,7 @@ KATA = Kata("k19_inference", [
         Case(recording(net, train=True), randn(1, 4)),
         Case(recording(net, train="mixed"), randn(5, 4), label="mixed_modes"),
         Case(recording(nested_net, train="mixed"), randn(4, 4), label="mixed_modes"),
-    ], checks=INFERENCE, probes=(Probe("graph_during_forward", graph_during_forward),)),
+    ], aspects=INFERENCE, probes=(Probe("graph_during_forward", graph_during_forward),)),
     Function("predict_in_batches", [
         Case(recording(net, train=True), randn(10, 4), 4),
         Case(recording(net, train=False), randn(12, 4), 3),
@@ -114,6 +114,6 @@ KATA = Kata("k19_inference", [
         Case(recording(net, train=True), randn(7, 4), 3),
         Case(recording(nested_net, train=False), randn(3, 4), 8),
         Case(recording(nested_net, train="mixed"), randn(9, 4), 4, label="mixed_modes"),
-    ], checks=INFERENCE, probes=(Probe("batch_limit", largest_batch),
+    ], aspects=INFERENCE, probes=(Probe("batch_limit", largest_batch),
                                  Probe("graph_during_forward", graph_during_forward))),
 ])

@@ -51,5 +51,5 @@ KATA = Kata("k20_reproducibility", [
     Function("noise", [
         Case((3,), 42), Case((2, 3), 7), Case((20,), 2024), Case((2, 1, 4), 1), Case((), 5), Case((4,), 0),
         Case((3, 2), 1234, hidden=True), Case((5,), 99, hidden=True),
-    ], checks=BASIC + ("rng",)),
+    ], aspects=BASIC + ("rng",)),
 ])
