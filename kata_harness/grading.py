@@ -107,77 +107,80 @@ def observe_reference(functions: list[FunctionInfo], reference: Path, extras: di
 
 
 class _Plan:
-    """The events a learner job must send, in order, and where the child is in it."""
+    """The events a learner job must send, in order, where the child is in it, and its clock:
+    the time the last accepted event arrived (``since``) and how long the next may take (``limit``)."""
 
-    def __init__(self, pending: list[FunctionInfo]):
+    def __init__(self, pending: list[FunctionInfo], since: float):
         self.steps = []
         for kata in dict.fromkeys(f.kata for f in pending):
             self.steps.append(("importing", kata, None))
             self.steps += [("function", kata, f) for f in pending if f.kata == kata]
         self.position = 0
         self.current = None      # ("kata", name) or ("function", FunctionInfo) being worked on
+        self.since, self.limit = since, STARTUP_TIMEOUT
+        self.started = since     # when the current function's "start" arrived
 
     def next_step(self):
         return self.steps[self.position] if self.position < len(self.steps) else ("done", None, None)
+
+    def advance(self) -> None:
+        """The step due is done: the next one is due."""
+        self.position += 1
+        self.current = None
 
 
 def _follow_learner(child: GradingChild, job: dict, pending: list[FunctionInfo], result: Grading,
                     function_timeout: float, stop_at: float) -> bool:
     """Follow one learner child's events. Returns True when it hung, died or misbehaved with
     work left (so a fresh child must grade the rest)."""
-    plan = _Plan(pending)
-    limit = STARTUP_TIMEOUT
-    since = started = time.monotonic()
+    plan = _Plan(pending, time.monotonic())
     while True:
         try:
-            event = child.next_event(min(since + limit, stop_at) - time.monotonic())
+            event = child.next_event(min(plan.since + plan.limit, stop_at) - time.monotonic())
         except queue.Empty:
             if time.monotonic() >= stop_at:
                 return False
-            _blame(plan.current, ("error.timeout", {"seconds": limit}), pending, result)
-            return True
+            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), pending, result)
         if event is None:
-            if not pending:
-                return False
-            _blame(plan.current, ("error.crash", {"reason": child.death_reason()}), pending, result,
-                   child.output_tail[-300:])
-            return True
-        if event.at - since > limit:   # it answered, but too late
-            _blame(plan.current, ("error.timeout", {"seconds": limit}), pending, result)
-            return True
+            return bool(pending) and _blamed(plan, Reason("error.crash", {"reason": child.death_reason()}),
+                                             pending, result, child.output_tail[-300:])
+        if event.at - plan.since > plan.limit:   # it answered, but too late
+            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), pending, result)
         problem = _violation(event, job, plan)
         if problem:
-            _blame(plan.current, ("error.protocol", {"what": problem}), pending, result)
-            return True
-        step, kata, info = plan.next_step()
-        since, limit = event.at, function_timeout
-        if event.kind == "importing":
-            plan.current = ("kata", kata)
-            plan.position += 1
-        elif event.kind == "kata_error":
-            key, fields = event.fields["reason"]
-            for victim in [f for f in pending if f.kata == kata]:
-                _finish(victim, Verdict(Status.ERROR, reason=(key, fields)), pending, result)
-            while plan.next_step()[1] == kata:
-                plan.position += 1
-            plan.current = None
-        elif event.kind == "start":
-            plan.current = ("function", info)
-            started = event.at
-            limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
-        elif event.kind == "missing":
-            _finish(info, Verdict(Status.ERROR, reason=Reason("error.not_found", {})), pending, result)
-            plan.position += 1
-            plan.current = None
-        elif event.kind == "observed":
-            result.durations[info.qualified] = event.at - started
-            if info in pending:
-                _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"]),
-                        pending, result)
-            plan.position += 1
-            plan.current = None
-        elif event.kind == "done":
+            return _blamed(plan, Reason("error.protocol", {"what": problem}), pending, result)
+        if event.kind == "done":
             return False
+        plan.since, plan.limit = event.at, function_timeout
+        _accept(event, plan, pending, result, function_timeout)
+
+
+def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grading, function_timeout: float) -> None:
+    """Take an event the plan allowed: record a verdict or move the plan on."""
+    step, kata, info = plan.next_step()
+    if event.kind == "importing":
+        plan.position += 1
+        plan.current = ("kata", kata)
+    elif event.kind == "kata_error":
+        key, fields = event.fields["reason"]
+        for victim in [f for f in pending if f.kata == kata]:
+            _finish(victim, Verdict(Status.ERROR, reason=Reason(key, fields)), pending, result)
+        while plan.next_step()[1] == kata:
+            plan.position += 1
+        plan.current = None
+    elif event.kind == "start":
+        plan.current = ("function", info)
+        plan.started = event.at
+        plan.limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
+    elif event.kind == "missing":
+        _finish(info, Verdict(Status.ERROR, reason=Reason("error.not_found", {})), pending, result)
+        plan.advance()
+    elif event.kind == "observed":
+        result.durations[info.qualified] = event.at - plan.started
+        if info in pending:
+            _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"]),
+                    pending, result)
+        plan.advance()
 
 
 def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
@@ -315,9 +318,11 @@ def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading
         pending.remove(info)
 
 
-def _blame(current, reason, pending, result, printed="") -> None:
+def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed: str = "") -> bool:
     """Charge a hang, a crash or a violation to what the learner child was doing: one function,
-    one kata's import, or (between functions) the next function due."""
+    one kata's import, or (between functions) the next function due. Returns True: the child
+    must be replaced."""
+    current = plan.current
     if current is None:
         victims = pending[:1]
     elif current[0] == "kata":
@@ -326,6 +331,7 @@ def _blame(current, reason, pending, result, printed="") -> None:
         victims = [current[1]] if current[1] in pending else pending[:1]
     for info in victims:
         _finish(info, Verdict(Status.ERROR, reason=reason, printed=printed), pending, result)
+    return True
 
 
 __all__ = ["Child", "FUNCTION_TIMEOUT", "Grading", "grade", "observe_reference", "verdict_for"]
