@@ -1,4 +1,5 @@
-"""grade.py's outputs: the JSON document (DESIGN.md's schema) and the learner's text table."""
+"""grade.py's outputs: the JSON document (its fields are listed in README.md, section "grade.py")
+and the learner's text table."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def solutions_from_reference(target: Path) -> Path:
 
 
 def check_schema(doc: dict) -> None:
-    """Assert that ``doc`` follows DESIGN.md's grade.py JSON schema, field by field."""
+    """Assert that ``doc`` follows grade.py's JSON schema (README.md, section "grade.py"), field by field."""
     assert set(doc) >= {"score", "max_score", "lang", "graded_against", "integrity", "katas", "sandbox"}
     assert doc["lang"] in ("en", "zh")
     assert doc["sandbox"] in ("bubblewrap", "none")

@@ -37,7 +37,7 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     assert "陷阱" in chinese and section_text(info.section, "zh") in chinese, chinese
 
 
-# The curriculum of CATALOG.md and the katas that cover the rest of the lesson; a kata an
+# The project's own katas (every pitfall of the lesson); a kata an
 # instructor adds needs no variants to be graded.
 CORE_KATAS = ("k01_creation", "k02_creation_traps", "k03_dtypes", "k04_promotion", "k05_devices",
               "k06_clone_view", "k07_indexing", "k08_dimensions", "k09_contiguity", "k10_reshape",
