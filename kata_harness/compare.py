@@ -111,50 +111,54 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
     # A tensor and an nn.Parameter are interchangeable (same kind); other classes must match.
     if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
         return Difference("kind", "aspect.kind", {"yours": kind_of(yours), "expected": kind_of(expected)}, where)
-    if e_kind == "tensor":
-        return _compare_tensor(yours, expected, aspects, tolerance, where)
-    if e_kind == "ndarray":
-        return _compare_tensor(yours, expected, aspects & {"shape", "dtype", "values"}, tolerance, where)
-    if e_kind in ("list", "tuple", "namedtuple"):
-        y_items, e_items = yours["items"], expected["items"]
-        if len(y_items) != len(e_items):
-            return Difference("shape", "aspect.length", {"yours": len(y_items), "expected": len(e_items)}, where)
-        for i, (y, e) in enumerate(zip(y_items, e_items)):
-            found = compare(y, e, aspects, tolerance, _extend(where, f"[{i}]"))
-            if found:
-                return found
-        return None
-    if e_kind == "dict":
-        if yours["keys"] != expected["keys"] and sorted(yours["keys"]) != sorted(expected["keys"]):
-            return Difference("kind", "aspect.keys", {"yours": ", ".join(yours["keys"]) or "none",
-                                                      "expected": ", ".join(expected["keys"])}, where)
-        y_by_key = dict(zip(yours["keys"], yours["items"]))
-        for key, e in zip(expected["keys"], expected["items"]):
-            found = compare(y_by_key[key], e, aspects, tolerance, _extend(where, f"[{key}]"))
-            if found:
-                return found
-        return None
-    if e_kind == "module":
-        if yours["training"] != expected["training"]:
-            return Difference("training", "aspect.training",
-                              {"yours": _show(yours["training"]), "expected": _show(expected["training"])}, where)
-        for group in ("params", "buffers"):
-            for (name, y), (_, e) in zip(yours[group], expected[group]):
-                found = compare(y, e, aspects & {"shape", "dtype", "device", "values"}, tolerance,
+    compare_kind = _BY_KIND.get(e_kind)
+    return compare_kind(yours, expected, aspects, tolerance, where) if compare_kind else None
+
+
+def _compare_array(yours, expected, aspects, tolerance, where):
+    return _compare_tensor(yours, expected, aspects & {"shape", "dtype", "values"}, tolerance, where)
+
+
+def _compare_sequence(yours, expected, aspects, tolerance, where):
+    y_items, e_items = yours["items"], expected["items"]
+    if len(y_items) != len(e_items):
+        return Difference("shape", "aspect.length", {"yours": len(y_items), "expected": len(e_items)}, where)
+    return _first_found(compare(y, e, aspects, tolerance, _extend(where, f"[{i}]"))
+                        for i, (y, e) in enumerate(zip(y_items, e_items)))
+
+
+def _compare_dict(yours, expected, aspects, tolerance, where):
+    if yours["keys"] != expected["keys"] and sorted(yours["keys"]) != sorted(expected["keys"]):
+        return Difference("kind", "aspect.keys", {"yours": ", ".join(yours["keys"]) or "none",
+                                                  "expected": ", ".join(expected["keys"])}, where)
+    y_by_key = dict(zip(yours["keys"], yours["items"]))
+    return _first_found(compare(y_by_key[key], e, aspects, tolerance, _extend(where, f"[{key}]"))
+                        for key, e in zip(expected["keys"], expected["items"]))
+
+
+def _compare_module(yours, expected, aspects, tolerance, where):
+    if yours["training"] != expected["training"]:
+        return Difference("training", "aspect.training",
+                          {"yours": _show(yours["training"]), "expected": _show(expected["training"])}, where)
+    return _first_found(compare(y, e, aspects & {"shape", "dtype", "device", "values"}, tolerance,
                                 _extend(where, f".{name}"))
-                if found:
-                    return found
-        return None
-    if e_kind in ("int", "float", "bool", "str", "complex", "numpy-scalar", "device", "dtype"):
-        if e_kind == "numpy-scalar" and yours.get("dtype") != expected.get("dtype") and "dtype" in aspects:
-            return Difference("dtype", "aspect.dtype", {"yours": yours["dtype"], "expected": expected["dtype"]}, where)
-        tol = tolerance.for_dtype("float") if e_kind in ("float", "complex", "numpy-scalar") else None
-        found = _first_value_difference(yours.get("value"), expected.get("value"), tol)
-        if found:
-            return Difference("values", "aspect.value",
-                              {"yours": _show(yours.get("value")), "expected": _show(expected.get("value"))}, where)
-        return None
+                        for group in ("params", "buffers") for (name, y), (_, e) in zip(yours[group], expected[group]))
+
+
+def _compare_scalar(yours, expected, aspects, tolerance, where):
+    e_kind = expected["kind"]
+    if e_kind == "numpy-scalar" and yours.get("dtype") != expected.get("dtype") and "dtype" in aspects:
+        return Difference("dtype", "aspect.dtype", {"yours": yours["dtype"], "expected": expected["dtype"]}, where)
+    tol = tolerance.for_dtype("float") if e_kind in ("float", "complex", "numpy-scalar") else None
+    if _first_value_difference(yours.get("value"), expected.get("value"), tol):
+        return Difference("values", "aspect.value",
+                          {"yours": _show(yours.get("value")), "expected": _show(expected.get("value"))}, where)
     return None
+
+
+def _first_found(differences) -> Difference | None:
+    """The first difference a lazy sequence of comparisons finds (the rest are never compared)."""
+    return next((found for found in differences if found), None)
 
 
 def _compare_tensor(yours, expected, aspects, tolerance, where):
@@ -190,6 +194,15 @@ def _compare_tensor(yours, expected, aspects, tolerance, where):
         if e_grad is not None:
             return _compare_tensor(y_grad, e_grad, aspects & {"shape", "values"}, tolerance, _extend(where, ".grad"))
     return None
+
+
+# How each kind of description is compared (kinds not listed have nothing more to compare).
+_BY_KIND = {
+    "tensor": _compare_tensor, "ndarray": _compare_array,
+    "list": _compare_sequence, "tuple": _compare_sequence, "namedtuple": _compare_sequence,
+    "dict": _compare_dict, "module": _compare_module,
+    **dict.fromkeys(("int", "float", "bool", "str", "complex", "numpy-scalar", "device", "dtype"), _compare_scalar),
+}
 
 
 def _extend(where: dict, suffix: str) -> dict:
