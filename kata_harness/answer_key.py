@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .files import ROOT, digest, read_regular
+from .records import Expected
 
 KEY_PATH = ROOT / "tests" / "answer_key.dat"
 MAGIC = b"KATA-ANSWER-KEY 1\n"
@@ -49,7 +50,7 @@ class AnswerKey:
     torch_version: str
     katas: dict          # kata -> digest of its sources when frozen
     reference: str       # digest of reference/ when frozen
-    expected: dict       # "kata.function" -> the referee's "expected" event
+    expected: dict[str, Expected]   # "kata.function" -> the referee's "expected" event
     stubs: dict = field(default_factory=dict)   # kata -> the stub file's text, for `grade.py reset`
 
     def stale_katas(self, root: Path = ROOT) -> list[str]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from .catalog import FunctionInfo
 from .channel import Child, Event, GradingChild, Spawn
 from .compare import Difference, Tolerance
+from .records import Expected, Observations
 from .report import Reason, Status, Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
@@ -34,9 +35,9 @@ _ERROR_KEYS = ("error.no_file", "error.syntax", "error.import")
 class Grading:
     """Everything grade.py learns in one run: verdicts per function and what was expected."""
 
-    verdicts: dict = field(default_factory=dict)      # qualified name -> Verdict
-    expected: dict = field(default_factory=dict)      # qualified name -> reference event fields
-    durations: dict = field(default_factory=dict)     # qualified name -> seconds its checks took
+    verdicts: dict[str, Verdict] = field(default_factory=dict)    # by qualified name
+    expected: dict[str, Expected] = field(default_factory=dict)   # what the reference did
+    durations: dict[str, float] = field(default_factory=dict)     # seconds its checks took
 
 
 def _job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, **paths) -> dict:
@@ -217,13 +218,13 @@ def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     return None
 
 
-def public_cases(expected: dict) -> int | None:
+def public_cases(expected: Expected) -> int | None:
     """How many of the expected observations per device are public cases (None: unknown, all)."""
     plan = expected.get("plan")
     return plan.get("public") if isinstance(plan, dict) else None
 
 
-def time_limit(expected: dict, function_timeout: float) -> float:
+def time_limit(expected: Expected, function_timeout: float) -> float:
     """Seconds a function may take on all its cases: its spec's limit (or the default), stretched
     in proportion when official grading adds hidden cases."""
     limit = expected.get("timeout") or function_timeout
@@ -232,7 +233,7 @@ def time_limit(expected: dict, function_timeout: float) -> float:
     return limit * cases / public if public and cases > public else limit
 
 
-def verdict_for(expected: dict, observations: dict) -> Verdict:
+def verdict_for(expected: Expected, observations: Observations) -> Verdict:
     """Judge a learner's observations against the expected ones; incomplete or malformed
     observations never pass. The public cases are judged first; a difference found only on a
     hidden case is reported without its expected value (``hidden_difference``)."""

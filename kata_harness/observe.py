@@ -21,6 +21,7 @@ import torch
 
 from . import containers
 from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
+from .records import Observation, Raised
 from .spec import Call, Case, Function
 
 _WARNING_FILTERS = list(warnings.filters)
@@ -79,7 +80,7 @@ class _Capture(io.StringIO):
         return len(text)
 
 
-def _error_record(error: BaseException, learner_file: str | None) -> dict:
+def _error_record(error: BaseException, learner_file: str | None) -> Raised:
     """What the learner needs to know about an exception: its type, message and their line."""
     frames = traceback.extract_tb(error.__traceback__)
     learner_path = os.path.realpath(learner_file) if learner_file else None
@@ -189,7 +190,7 @@ def _backward(result, args, kwargs, names) -> dict:
     return {"backward": "ok", "leaves": leaf_names, "grads": grads}
 
 
-def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner_file=None) -> dict:
+def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner_file=None) -> Observation:
     """Call ``fn`` on case ``case`` built fresh for ``device`` and record what the spec checks."""
     target = torch.device(device)
     reset_global_state()
@@ -241,7 +242,7 @@ def _after_write(fn, case, seed, target, learner_file, poke_inputs: bool):
     return [describe(a) for a in args] + [describe(v) for v in kwargs.values()]
 
 
-def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[dict]:
+def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[Observation]:
     """Observations of every public case of ``spec`` on ``device``, then of the ``extras`` official
     grading adds ([case index, seed] pairs); stops early on a stub."""
     observations = []
