@@ -28,6 +28,7 @@ def _digest(paths) -> str:
     return digest((path.name, path.read_bytes() if path.exists() else b"<missing>") for path in paths)
 
 
+REFERENCE_CHANGED = "reference/ changed"   # why every kata is stale when the reference is not the frozen one
 # The harness modules that decide what an observation holds (not how it is judged or shown).
 OBSERVING = ("spec.py", "observe.py", "describe.py", "runner.py", "containers.py")
 
@@ -54,8 +55,27 @@ class AnswerKey:
     stubs: dict = field(default_factory=dict)   # kata -> the stub file's text, for `grade.py reset`
 
     def stale_katas(self, root: Path = ROOT) -> list[str]:
-        """Katas whose tests, curriculum entry or harness changed since the key was frozen."""
-        return [kata for kata, digest in self.katas.items() if kata_digest(kata, root) != digest]
+        """The one staleness rule, which every command that grades against the key follows: the
+        katas whose recorded observations may no longer be the reference's (see ``staleness``)."""
+        return list(self.staleness(root))
+
+    def staleness(self, root: Path = ROOT) -> dict:
+        """{kata: why the key is out of date for it}: its test module, curriculum entry or the
+        observing harness changed since the freeze; or, for every kata, the reference changed.
+        The reference counts only in an instructor's project: a student template has none, and a
+        ``reference/`` someone put into one is not what the key was frozen from."""
+        stale = {kata: "its test module, curriculum entry or the observing harness changed"
+                 for kata, digest in self.katas.items() if kata_digest(kata, root) != digest}
+        if _instructor_reference(root) and self.reference != reference_digest(root):
+            stale.update({kata: REFERENCE_CHANGED for kata in self.katas if kata not in stale})
+        return stale
+
+
+def _instructor_reference(root: Path) -> bool:
+    """Whether ``root`` holds the instructor's ``reference/`` (a folder, outside a template)."""
+    from .integrity import MANIFEST_NAME
+
+    return (root / "reference").is_dir() and not (root / MANIFEST_NAME).exists()
 
 
 def encode(key: AnswerKey) -> bytes:
@@ -84,3 +104,41 @@ def write(key: AnswerKey, path: Path = KEY_PATH) -> int:
     raw = encode(key)
     Path(path).write_bytes(raw)
     return len(raw)
+
+
+class FreezeError(Exception):
+    """The reference could not be observed; ``lines`` say which functions and why (nothing was written)."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def observed_all(observed, what: str = "the answer key") -> None:
+    """Raise ``FreezeError`` when the referee could not observe some function (``observed``: a
+    ``grading.Grading`` from ``observe_reference``): one line per function, then what was not written."""
+    if observed.verdicts:
+        lines = [f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}"
+                 for name, verdict in observed.verdicts.items()]
+        raise FreezeError(lines + [f"freeze: the reference could not be observed; {what} was not written"])
+
+
+def freeze(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
+    """``grade.py freeze``: have the referee child observe every function of ``root``'s reference
+    and write the key to ``root/tests/answer_key.dat``, with the torch version, the digests that
+    make it stale, and the pristine stubs. Returns the key and its size in bytes; raises
+    ``FreezeError`` (writing nothing) when a function could not be observed."""
+    import torch  # only for its version: the observing happens in the referee child
+
+    from .grading import observe_reference
+
+    functions = [info for kata in katas for info in kata.functions]
+    observed = observe_reference(functions, root / "reference")
+    observed_all(observed)
+    key = AnswerKey(
+        torch_version=torch.__version__, reference=reference_digest(root),
+        katas={kata.name: kata_digest(kata.name, root) for kata in katas},
+        expected=observed.expected,
+        stubs={kata.name: (root / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in katas},
+    )
+    return key, write(key, root / "tests" / "answer_key.dat")

@@ -306,3 +306,15 @@ def default_jobs() -> int:
 def sandbox_mode(no_sandbox: bool) -> str:
     """How batch will run learner code: ``bubblewrap``, or ``none`` only when asked for."""
     return sandbox.NONE if no_sandbox else sandbox.mode()
+
+
+def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dict:
+    """The expected observations of ``functions`` from an ``expectations`` source, for
+    ``run_batch``'s ``expected()``; a function without them is named on ``log`` (and graded as an error)."""
+    table = {}
+    for info, outcome in source.collect(list(functions), float("inf")):
+        if isinstance(outcome, dict):
+            table[info.qualified] = outcome
+        else:
+            print(f"batch: no expected result for {info.qualified}", file=log)
+    return table

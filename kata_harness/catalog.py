@@ -129,3 +129,145 @@ def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
             raise UnknownSelector(selector)
         chosen.extend(f for f in found if f not in chosen)
     return chosen
+
+
+def whole_kata(selector: str, katas: list[KataInfo]) -> KataInfo | None:
+    """The kata ``selector`` names as a whole (``k03``, ``devices``, ``k03_devices``); None when it
+    names a function or nothing (``grade.py reset`` restores a whole kata's file only then)."""
+    return None if "." in selector else _match_kata(selector, katas)
+
+
+# --- the curriculum file's shape: what `grade.py check` accepts, what `release` writes ----------
+# Every key a curriculum file may hold, with what `load_kata` does with it; anything else is a typo
+# that would be silently ignored (a `hint = [...]` that never shows, a `pitfalls.devcie` never used).
+TOP_KEYS = ("title", "sections", "functions")
+FUNCTION_KEYS = ("title", "points", "section", "pitfalls", "hints")
+HINT_LEVELS = 3    # a nudge, the API to use, nearly the answer
+
+
+def did_you_mean(word: str, known) -> str:
+    """`` (did you mean `KEY`?)`` for the known key closest to a mistyped ``word`` ("" when none is close)."""
+    import difflib
+
+    match = difflib.get_close_matches(word, list(known), n=1)
+    return f" (did you mean `{match[0]}`?)" if match else ""
+
+
+def _texts(value, where: str, problems: list) -> None:
+    """A bilingual text ``{en = "...", zh = "..."}``: both languages, nothing else."""
+    from .text import LANGUAGES
+
+    if not isinstance(value, dict):
+        problems.append(f"`{where}` must be a table {{ en = \"...\", zh = \"...\" }}")
+        return
+    for key in value:
+        if key not in LANGUAGES:
+            problems.append(f"unknown key `{where}.{key}`{did_you_mean(key, LANGUAGES)}")
+    for lang in LANGUAGES:
+        if not isinstance(value.get(lang), str) or not value[lang].strip():
+            problems.append(f"`{where}` has no {lang} text")
+
+
+def lint_kata(data: dict) -> list[str]:
+    """What is wrong with one parsed curriculum file: unknown keys (named, with the likely key
+    meant), texts missing a language, hints short of three levels, points that are not a whole
+    number of at least 1. Whether each pitfall names something the tests can find is checked
+    against the test module (``grade.py check``)."""
+    problems = []
+    for key in data:
+        if key not in TOP_KEYS:
+            problems.append(f"unknown key `{key}`{did_you_mean(key, TOP_KEYS)}")
+    _texts(data.get("title"), "title", problems)
+    functions = data.get("functions", {})
+    if not isinstance(functions, dict) or not functions:
+        return problems + ["no [functions.NAME] table"]
+    for name, entry in functions.items():
+        where = f"functions.{name}"
+        if not isinstance(entry, dict):
+            problems.append(f"`{where}` is not a table")
+            continue
+        for key in entry:
+            if key not in FUNCTION_KEYS:
+                problems.append(f"unknown key `{where}.{key}`{did_you_mean(key, FUNCTION_KEYS)}")
+        _texts(entry.get("title"), f"{where}.title", problems)
+        points = entry.get("points", 1)
+        if not isinstance(points, int) or isinstance(points, bool) or points < 1:
+            problems.append(f"`{where}.points` must be a whole number of at least 1")
+        pitfalls = entry.get("pitfalls", {})
+        if not isinstance(pitfalls, dict):
+            problems.append(f"`{where}.pitfalls` is not a table")
+            pitfalls = {}
+        if "default" not in pitfalls:
+            problems.append(f"`{where}` has no `pitfalls.default`")
+        for key, texts in pitfalls.items():
+            _texts(texts, f"{where}.pitfalls.{key}", problems)
+        hints = entry.get("hints", [])
+        if not isinstance(hints, list):
+            problems.append(f"`{where}.hints` is not a list")
+            hints = []
+        if len(hints) < HINT_LEVELS:
+            problems.append(f"`{where}.hints` has {len(hints)} levels, {HINT_LEVELS} are needed")
+        for level, texts in enumerate(hints, 1):
+            _texts(texts, f"{where}.hints[{level}]", problems)
+    return problems
+
+
+def _toml_key(key: str) -> str:
+    import re
+
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def _toml_value(value) -> str:
+    """``value`` as a TOML value on one line (strings as basic strings, tables inline)."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        # A JSON string is a TOML basic string: the same escapes, control characters as \uXXXX.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"no TOML for {type(value).__name__}")
+
+
+def dumps_kata(data: dict, header: str = "") -> str:
+    """A parsed curriculum file written back in the project's layout (``header``: comment lines
+    to keep at the top). ``tomllib.loads`` of the result gives ``data`` again."""
+    lines = [header.rstrip("\n")] if header.strip() else []
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if k != "functions"]
+    for name, entry in data.get("functions", {}).items():
+        lines += ["", f"[functions.{_toml_key(name)}]"]
+        for key, value in entry.items():
+            if key == "pitfalls" and isinstance(value, dict):
+                lines += [f"pitfalls.{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+            elif key == "hints" and isinstance(value, list):
+                lines += ["hints = ["] + [f"  {_toml_value(v)}," for v in value] + ["]"]
+            else:
+                lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    text = "\n".join(lines) + "\n"
+    if tomllib.loads(text) != data:   # never write a curriculum that reads back differently
+        raise ValueError("the curriculum does not read back as written")
+    return text
+
+
+def cap_hints(path: Path, level: int) -> bool:
+    """Keep only hint levels 1 to ``level`` in the curriculum file ``path`` (its leading comment
+    lines stay); True when it changed."""
+    text = read_regular(path).decode("utf-8")
+    data = tomllib.loads(text)
+    changed = False
+    for entry in data.get("functions", {}).values():
+        if len(entry.get("hints", [])) > level:
+            entry["hints"] = entry["hints"][:level]
+            changed = True
+    if changed:
+        lines = text.splitlines(keepends=True)
+        header = "".join(lines[:next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))])
+        path.write_text(dumps_kata(data, header), encoding="utf-8")
+    return changed

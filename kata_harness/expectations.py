@@ -1,8 +1,9 @@
 """Where expected observations come from: the live reference, the answer key, or a record.
 
-Every command that grades (grade, watch, batch, freeze) asks ``choose`` for one source; each
-source yields, for every function, either its expected observations or the error verdict that
-explains why there are none.
+Every command that grades (grade, watch, batch, freeze) and the pytest plugin ask
+``open_source`` for one source, chosen by one rule and judged stale by one rule
+(``AnswerKey.stale_katas``); each source yields, for every function, either its expected
+observations or the error verdict that explains why there are none.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class LiveReference:
     ``extras``: official grading's hidden cases, observed after the public ones."""
 
     name = REFERENCE
+    stale = frozenset()   # the reference itself is never out of date
 
     def __init__(self, folder: Path = ROOT / "reference", extras: dict | None = None):
         self.folder = folder
@@ -102,14 +104,22 @@ class Recorded:
     def start(self, functions) -> None:
         """Nothing to start."""
 
+    def lookup(self, info: FunctionInfo):
+        """The recorded event of one function, or the error Verdict that says why there is none
+        (its kata is stale, or the key lacks it)."""
+        event = self.expected.get(info.qualified)
+        if info.kata in self.stale:
+            return Verdict(Status.ERROR, reason=Reason("error.stale_key", {}))
+        if event is None:
+            return Verdict(Status.ERROR, reason=Reason("error.not_in_key", {}))
+        return event
+
     def collect(self, pending: list[FunctionInfo], stop_at: float):
         """(function, expected fields or error Verdict) for every function in ``pending``."""
         for info in list(pending):
-            event = self.expected.get(info.qualified)
-            if info.kata in self.stale:
-                yield info, Verdict(Status.ERROR, reason=Reason("error.stale_key", {}))
-            elif event is None:
-                yield info, Verdict(Status.ERROR, reason=Reason("error.not_in_key", {}))
+            event = self.lookup(info)
+            if isinstance(event, Verdict):
+                yield info, event
             else:
                 extra = self.hidden.get(info.qualified, {})
                 observations = {device: cases + extra.get(device, []) for device, cases in event["observations"].items()}
@@ -127,10 +137,12 @@ def in_template(root: Path = ROOT) -> bool:
     return (root / MANIFEST_NAME).exists()
 
 
-def choose(against: str | None = None, *, official: bool = False, root: Path = ROOT):
-    """The source of expected results. Default: the live reference where ``reference/`` exists,
-    else the answer key. A student template never grades officially against a ``reference/``
-    found in it (a student could have written one). Raises ``NoExpectations`` (with a message key)."""
+def open_source(root: Path = ROOT, against: str | None = None, *, official: bool = False):
+    """The one source of expected results under ``root``: the live reference (``against=
+    "reference"``) or the answer key (``"answer-key"``); by default the reference where
+    ``reference/`` exists, else the answer key. A student template never grades officially against
+    a ``reference/`` found in it (a student could have written one). The answer key's stale katas
+    follow ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
     reference = root / "reference"
     if official and in_template(root):
         against = ANSWER_KEY
@@ -143,3 +155,8 @@ def choose(against: str | None = None, *, official: bool = False, root: Path = R
     if key is None:
         raise NoExpectations("error.no_key")
     return Recorded(key.expected, ANSWER_KEY, key.stale_katas(root))
+
+
+def choose(against: str | None = None, *, official: bool = False, root: Path = ROOT):
+    """``open_source`` under its earlier name and argument order."""
+    return open_source(root, against, official=official)

@@ -121,3 +121,39 @@ def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solut
 def summary_line(doc: dict, lang: str) -> str:
     """The last line of every text report, in grading and in watch mode alike."""
     return f"{message('grade.score', lang)} {doc['score']}/{doc['max_score']}"
+
+
+def render_as(output_format: str, doc: dict, katas: list[KataInfo], functions: list[FunctionInfo],
+              grading: Grading, *, lang: str, solutions, shown: str, integrity: Integrity,
+              tampered: str | None = None, visibility: str = "visible", wall_time: float = 0.0,
+              colour: bool = False) -> str:
+    """What ``grade.py --format FORMAT`` prints for one grading (``doc``: its JSON document):
+    text (the learner's table, and a line when learner code ran without a sandbox), json,
+    classroom, gradescope, markdown, or workflow (the Classroom reporter's result, the log's text
+    and the job summary, from the one grading). ``tampered``: the integrity problem official
+    formats put on every test instead of a score."""
+    import json
+
+    from . import official, summary
+
+    infos = {f.qualified: f for f in functions}
+    if output_format == "json":
+        return json.dumps(doc, ensure_ascii=False, indent=1)
+    if output_format == "classroom":
+        return json.dumps(official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
+                                             tampered=tampered), ensure_ascii=False)
+    if output_format == "gradescope":
+        overview = summary.markdown(doc, katas, lang=lang, warning=tampered, details=False)
+        return json.dumps(official.gradescope(doc, infos, tampered=tampered, visibility=visibility, summary=overview,
+                                              wall_time=wall_time), ensure_ascii=False, indent=1)
+    if output_format == "markdown":
+        return summary.markdown(doc, katas, lang=lang, warning=tampered)
+    if output_format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
+        return json.dumps({"classroom": official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
+                                                           tampered=tampered),
+                           "text": text(doc, katas, grading, lang=lang, solutions=shown, integrity=integrity),
+                           "markdown": summary.markdown(doc, katas, lang=lang, warning=tampered)}, ensure_ascii=False)
+    shown_text = text(doc, katas, grading, lang=lang, solutions=shown, integrity=integrity, colour=colour)
+    if doc.get("sandbox") == "none":
+        shown_text += "\n" + message("sandbox.none", lang)
+    return shown_text

@@ -68,6 +68,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn: Sp
             _finish(info, outcome, pending, result)
         else:
             result.expected[info.qualified] = outcome
+    learner, job = _without_decided(learner, job, pending, spawn, extras, solutions)
     while pending and time.monotonic() < stop_at:
         left = len(pending)
         cut_short = _follow_learner(learner, job, pending, result, function_timeout, stop_at)
@@ -88,6 +89,20 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn: Sp
     for info in pending:
         result.verdicts.setdefault(info.qualified, Verdict(Status.ERROR, reason=Reason("error.deadline", {})))
     return result
+
+
+def _without_decided(learner, job: dict, pending: list, spawn, extras, solutions):
+    """The learner child and its job once the expected results are in. Functions without them (a
+    stale answer key, a failing reference) are decided already, but the job the child got names
+    them, and the judge follows the job's order from what is pending: a fresh child then gets a
+    job of the pending functions only, so that its events are what the judge expects."""
+    if not pending or len(pending) == len(job["functions"]):
+        return learner, job
+    learner.stop()
+    learner = spawn()
+    job = _job("learner", pending, extras, solutions=solutions)
+    learner.send(job)
+    return learner, job
 
 
 def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:

@@ -211,3 +211,28 @@ def prepare(secret: str | None, official_format: bool, functions, source, root: 
         return HiddenCases(True, error="error.hidden_plan")
     extras = {name: extras_for(key.expected[name]["plan"], secret, name) for name in names}
     return HiddenCases(True, {name: pairs for name, pairs in extras.items() if pairs})
+
+
+def freeze_key(secret: str, functions, public: dict, root: Path = ROOT) -> tuple[int, int, int]:
+    """``KATA_SECRET=... grade.py freeze``, after the public key: observe the reference on the
+    hidden cases the secret gives (``public``: the public key's expected events, which hold each
+    function's plan) and write the encrypted hidden key. Returns (hidden cases, functions, size in
+    bytes); raises ``answer_key.FreezeError`` (writing nothing) when the reference cannot be
+    observed or raises on a hidden case."""
+    from .grading import observe_reference
+
+    extras = {name: extras_for(event["plan"], secret, name) for name, event in public.items()}
+    extras = {name: pairs for name, pairs in extras.items() if pairs}
+    observed = observe_reference([f for f in functions if f.qualified in extras], root / "reference", extras)
+    answer_key.observed_all(observed, "the hidden key")
+    # The public cases come first, as in grading; the key keeps what follows them.
+    hidden_observations = {name: {device: cases[public[name]["plan"]["public"]:]
+                                  for device, cases in observed.expected[name]["observations"].items()}
+                           for name in extras}
+    failing = sorted(name for name, devices in hidden_observations.items()
+                     if any("raised" in case for cases in devices.values() for case in cases))
+    if failing:   # a hidden case the reference fails on would cost every student its points
+        raise answer_key.FreezeError([f"freeze: the reference raises on hidden cases of {', '.join(failing)}; "
+                                      f"the hidden key was not written"])
+    size = write_key(secret, extras, hidden_observations, root)
+    return sum(map(len, extras.values())), len(extras), size

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from . import answer_key
+from . import expectations
 from .catalog import load_curriculum
-from .report import Status, render
+from .report import Status, Verdict, render
 from .grading import FUNCTION_TIMEOUT
 from .runner import ROOT, cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
 from .spec import Kata
@@ -43,8 +43,13 @@ def _function_info():
 
 
 @lru_cache(maxsize=None)
-def _answer_key():
-    return answer_key.load()
+def _source():
+    """Where expected results come from, chosen as grade.py chooses (``expectations.open_source``):
+    the source, or the ``NoExpectations`` that says why there is none."""
+    try:
+        return expectations.open_source(ROOT)
+    except expectations.NoExpectations as missing:
+        return missing
 
 
 @lru_cache(maxsize=None)
@@ -159,28 +164,28 @@ class KataItem(pytest.Item):
         learner_fn = getattr(learner, self.function.name, None)
         if not callable(learner_fn):
             raise KataFailure(message("error.not_found", lang, file=shown_file, function=self.function.name))
-        reference_file = ROOT / "reference" / f"{self.kata}.py"
-        if reference_file.exists():
+        source = _source()
+        if isinstance(source, expectations.NoExpectations):
+            raise KataFailure(message(str(source), lang))
+        if source.name == expectations.REFERENCE:
+            reference_file = source.folder / f"{self.kata}.py"
+            if not reference_file.exists():   # as grade.py says: the instructor's problem, named
+                raise KataFailure(message("error.reference", lang, error=f"reference/{self.kata}.py does not exist"))
             reference = _load(reference_file)
             expected = observe_devices(getattr(reference, self.function.name), self.function, self.kata, [self.device])
         else:
-            expected = self._recorded(lang)
+            expected = self._recorded(source, info, lang)
         limit = self.function.timeout or FUNCTION_TIMEOUT
         verdict = _within(limit, lambda: grade_against(self.function, self.kata, learner_fn, expected, str(learner_file)),
                           message("error.timeout", lang, seconds=limit))
         if verdict.status != Status.PASSED:
             raise KataFailure(render(verdict, info, lang, solutions=os.path.relpath(solutions_dir, self.config.rootpath)))
 
-    def _recorded(self, lang: str) -> dict:
+    def _recorded(self, source, info, lang: str) -> dict:
         """This item's observations from the answer key (a template without reference/)."""
-        key = _answer_key()
-        if key is None:
-            raise KataFailure(message("error.no_key", lang))
-        if self.kata in key.stale_katas():
-            raise KataFailure(message("error.stale_key", lang))
-        event = key.expected.get(f"{self.kata}.{self.function.name}")
-        if event is None:
-            raise KataFailure(message("error.not_in_key", lang))
+        event = source.lookup(info)
+        if isinstance(event, Verdict):   # stale, or not in the key: the learner's message says which
+            raise KataFailure(message(event.reason[0], lang))
         if self.device not in event["observations"]:
             pytest.skip(message("skipped.not_in_key", lang, device=self.device))
         return {self.device: event["observations"][self.device]}

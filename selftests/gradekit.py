@@ -67,3 +67,25 @@ def check_schema(doc: dict) -> None:
             assert function["score"] == (function["max_score"] if function["status"] == "passed" else 0)
             assert isinstance(function["message"], str) and isinstance(function["hint"], str)
             assert (function["message"] == "") == (function["status"] == "passed")
+
+
+PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py")
+PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
+
+
+def project_copy(target: Path, *, reference: bool = True) -> Path:
+    """A copy of the project's grading files in ``target`` (without ``reference/`` when asked),
+    where ``target / "grade.py"`` runs as the project's own does."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        shutil.copy2(ROOT / name, target / name)
+    for name in PROJECT_FOLDERS:
+        if (ROOT / name).exists() and (reference or name != "reference"):
+            shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return target
+
+
+def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
+    """Run ``root``'s own ``grade.py ARGS`` from ``root`` (text output)."""
+    return subprocess.run([sys.executable, str(root / "grade.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=root, **options)

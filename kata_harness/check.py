@@ -1,0 +1,263 @@
+"""``grade.py check``: a kata author's proof that every kata is complete and consistent.
+
+Modelled on rustlings' ``dev check``, it finds what would otherwise surface in front of a learner:
+
+- every kata has its four files: a stub (``katas/``), a reference (``reference/``), a test module
+  (``tests/test_*.py``) and a curriculum entry (``curriculum/*.toml``), under a ``kNN_topic`` name;
+- the curriculum has no unknown keys (a ``hint = [...]`` that never shows, a ``titel``), names the
+  same functions as the test module, and every ``pitfalls.KEY`` names something a difference can be
+  found by: an aspect, a case label or a probe of that function (``pitfalls.devcie`` is never shown);
+- every function has a bilingual title, a default pitfall and hints of three levels in both languages;
+- the answer key is fresh (``AnswerKey.stale_katas``, the rule grading follows), holds every function
+  and the current stubs, and the hidden key (if any) belongs to it;
+- graded as grade.py grades (children, sandbox), the reference scores full marks, against itself and
+  against the answer key, and every stub is ``todo``.
+
+Problems are collected, never raised: one run lists them all, each naming its file and key.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalog import did_you_mean, lint_kata, load_kata, tomllib
+from .files import ROOT, read_regular
+
+KATA_NAME = re.compile(r"k\d\d_\w+")   # what batch and the selectors expect (k05_devices)
+# What a difference may be found by whatever a function checks: structure is always compared (a
+# wrong kind, length, subclass or module flag; a scalar's value), and the learner's code may raise.
+ALWAYS_FOUND = ("default", "raises", "kind", "subclass", "training", "shape", "values")
+MESSAGE_CUT = 300
+
+
+@dataclass
+class Report:
+    """What ``run_checks`` found: ``problems`` (one line each, naming a file) and a one-line
+    ``summary`` of what was checked."""
+
+    problems: list = field(default_factory=list)
+    summary: str = ""
+
+
+def _parts(root: Path) -> dict:
+    """{kata: {part: path}} for every kata any of the four folders mentions."""
+    found: dict = {}
+    for part, pattern, prefix in (("stub", "katas/k*.py", ""), ("reference", "reference/k*.py", ""),
+                                  ("tests", "tests/test_k*.py", "test_"), ("curriculum", "curriculum/k*.toml", "")):
+        for path in sorted(root.glob(pattern)):
+            found.setdefault(path.stem[len(prefix):], {})[part] = path
+    return dict(sorted(found.items()))
+
+
+def _files(root: Path, parts: dict, problems: list) -> None:
+    where = {"stub": "katas/{}.py", "reference": "reference/{}.py", "tests": "tests/test_{}.py",
+             "curriculum": "curriculum/{}.toml"}
+    for kata, present in parts.items():
+        if not KATA_NAME.fullmatch(kata):
+            problems.append(f"{kata}: a kata's name must look like kNN_topic (k05_devices): batch grading "
+                            f"and the selectors read only such names")
+        for part, pattern in where.items():
+            if part not in present:
+                problems.append(f"{pattern.format(kata)}: missing (kata {kata} needs a stub, a reference, a test "
+                                f"module and a curriculum entry)")
+
+
+def _curriculum(root: Path, parts: dict, problems: list) -> dict:
+    """{kata: KataInfo} of the curriculum files that can be read, after linting every file."""
+    katas = {}
+    for kata, present in parts.items():
+        path = present.get("curriculum")
+        if path is None:
+            continue
+        shown = path.relative_to(root).as_posix()
+        try:
+            data = tomllib.loads(read_regular(path).decode("utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            problems.append(f"{shown}: not readable TOML: {error}")
+            continue
+        problems.extend(f"{shown}: {problem}" for problem in lint_kata(data))
+        try:
+            katas[kata] = load_kata(path)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue   # what is wrong was reported just above
+    return katas
+
+
+def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
+    """{kata: its test module's Kata}, after checking that it names the curriculum's functions and
+    that every pitfall key names an aspect, a case label or a probe of its function."""
+    from .runner import load_kata_spec
+
+    specs = {}
+    for kata, info in katas.items():
+        if "tests" not in parts[kata]:
+            continue
+        shown = f"tests/test_{kata}.py"
+        try:
+            spec = load_kata_spec(kata, root / "tests")
+        except BaseException as error:   # an author's broken test module, reported like any problem
+            problems.append(f"{shown}: cannot be imported: {type(error).__name__}: {error}")
+            continue
+        if getattr(spec, "name", None) != kata:
+            problems.append(f"{shown}: its KATA is named {getattr(spec, 'name', None)!r}, not {kata!r}")
+        ours, theirs = [f.name for f in info.functions], [f.name for f in spec.functions]
+        for name in ours:
+            if name not in theirs:
+                problems.append(f"curriculum/{kata}.toml: [functions.{name}] is not checked by {shown}")
+        for name in theirs:
+            if name not in ours:
+                problems.append(f"{shown}: checks {name}, which has no [functions.{name}] in curriculum/{kata}.toml")
+        for function in info.functions:
+            checked = spec.function(function.name)
+            if checked is None:
+                continue
+            known = set(ALWAYS_FOUND) | set(checked.aspects) | {p.name for p in checked.probes} | \
+                {c.label for c in checked.cases if c.label}
+            for key in function.pitfalls:
+                if key not in known:
+                    likely = did_you_mean(key, sorted(known))
+                    problems.append(f"curriculum/{kata}.toml: `functions.{function.name}.pitfalls.{key}` is no "
+                                    f"aspect, case label or probe of {function.qualified}{likely}; it would never "
+                                    f"be shown")
+        specs[kata] = spec
+    return specs
+
+
+def _definitions(root: Path, katas: dict, parts: dict, problems: list) -> None:
+    """The stub and the reference define every function of the curriculum (read, never run)."""
+    for kata, info in katas.items():
+        for part, folder in (("stub", "katas"), ("reference", "reference")):
+            path = parts[kata].get(part)
+            if path is None:
+                continue
+            try:
+                tree = ast.parse(read_regular(path).decode("utf-8"))
+            except (OSError, UnicodeDecodeError, SyntaxError) as error:
+                problems.append(f"{folder}/{kata}.py: cannot be read: {error}")
+                continue
+            defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            problems.extend(f"{folder}/{kata}.py: no function `{function.name}`"
+                            for function in info.functions if function.name not in defined)
+
+
+def _answer_key(root: Path, katas: dict, problems: list):
+    """The answer key when it is fresh for every kata (else None), after naming what is out of date."""
+    from . import answer_key, hidden
+
+    freeze = "run `python grade.py freeze`"
+    key = answer_key.load(root / "tests" / "answer_key.dat")
+    if key is None:
+        problems.append(f"tests/answer_key.dat: missing or unreadable: {freeze}")
+        return None
+    stale = key.staleness(root)
+    for kata, why in stale.items():
+        if why != answer_key.REFERENCE_CHANGED:
+            problems.append(f"tests/answer_key.dat: out of date for {kata} ({why}): {freeze}")
+    if answer_key.REFERENCE_CHANGED in stale.values():   # one line, not one per kata
+        problems.append(f"tests/answer_key.dat: out of date for every kata ({answer_key.REFERENCE_CHANGED} since "
+                        f"the freeze): {freeze}")
+    names = {info.qualified for kata in katas.values() for info in kata.functions}
+    problems.extend(f"tests/answer_key.dat: has no {name}: {freeze}" for name in sorted(names - set(key.expected)))
+    problems.extend(f"tests/answer_key.dat: holds {name}, which the curriculum does not have: {freeze}"
+                    for name in sorted(set(key.expected) - names) if name.split(".")[0] in katas)
+    for kata in katas:
+        stub = root / "katas" / f"{kata}.py"
+        if stub.is_file() and key.stubs.get(kata) != stub.read_text(encoding="utf-8"):
+            problems.append(f"tests/answer_key.dat: its copy of katas/{kata}.py is not the current stub "
+                            f"(`grade.py reset` restores that copy): {freeze}")
+    header = hidden.read_header(root)
+    if header is not None and header.get("answer_key") != hidden.public_digest(root / "tests" / "answer_key.dat"):
+        problems.append(f"{hidden.HIDDEN_KEY_NAME}: belongs to another answer key: run "
+                        f"`KATA_SECRET=... python grade.py freeze`")
+    return None if stale or names - set(key.expected) else key
+
+
+def _first_lines(verdict, info, folder: str) -> str:
+    """The learner's message for ``verdict`` on one line, what went wrong first (the call it was
+    found on, often long, last), cut to ``MESSAGE_CUT`` characters."""
+    from .report import explain
+
+    explained = explain(verdict, info, "en", solutions=folder)
+    text = " | ".join(filter(None, [explained.differed.replace("\n", " "), explained.called and
+                                    f"called: {explained.called}"]))
+    return text if len(text) <= MESSAGE_CUT else text[:MESSAGE_CUT - 3] + "..."
+
+
+def _grading(root: Path, functions: list, key, problems: list) -> None:
+    """Grade as grade.py does: the referee observes the reference once; the reference is graded
+    against that and against the answer key, the stubs against that."""
+    from . import sandbox
+    from .channel import Child
+    from .expectations import ANSWER_KEY, REFERENCE, Recorded
+    from .grading import grade, observe_reference
+    from .report import Status
+
+    boxed = sandbox.mode() == sandbox.BUBBLEWRAP
+
+    def spawner(folder: str):
+        return lambda: Child(sandboxed=boxed, solutions=(root / folder,))
+
+    # The learner children import torch while the referee observes (the slow part, done once).
+    passes = [("reference", spawner("reference")()), ("katas", spawner("katas")())]
+    if key is not None:
+        passes.append(("reference", spawner("reference")()))
+    observed = observe_reference(functions, root / "reference")
+    for name, verdict in observed.verdicts.items():
+        problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
+                        f"{verdict.reason[1].get('error', verdict.reason[0])}")
+    functions = [f for f in functions if f.qualified in observed.expected]
+    live = Recorded(observed.expected, REFERENCE)
+
+    def graded(source) -> dict:
+        folder, learner = passes.pop(0)
+        return grade(functions, root / folder, source, spawn=spawner(folder), learner=learner).verdicts
+
+    verdicts = graded(live)
+    failing = set()
+    for info in functions:
+        verdict = verdicts[info.qualified]
+        if verdict.status != Status.PASSED:
+            failing.add(info.qualified)
+            problems.append(f"reference/{info.kata}.py: `{info.name}` does not score full marks against itself "
+                            f"({Status(verdict.status).value}: {_first_lines(verdict, info, 'reference')})")
+    verdicts = graded(live)
+    for info in functions:
+        verdict = verdicts[info.qualified]
+        # A stub judged against a failing reference is not todo either; that is the reference's problem.
+        if verdict.status != Status.TODO and info.qualified not in failing:
+            status = Status(verdict.status).value
+            problems.append(f"katas/{info.kata}.py: `{info.name}` is not a stub: it is graded {status}, "
+                            f"where a stub only raises NotImplementedError (status todo)")
+    if key is not None:
+        verdicts = graded(Recorded(key.expected, ANSWER_KEY, key.stale_katas(root)))
+        for info in functions:
+            verdict = verdicts[info.qualified]
+            if verdict.status != Status.PASSED:
+                problems.append(f"tests/answer_key.dat: the reference does not score full marks against it: "
+                                f"{info.qualified} ({Status(verdict.status).value}: "
+                                f"{_first_lines(verdict, info, 'reference')})")
+
+
+def run_checks(root: Path = ROOT, *, grading: bool = True) -> Report:
+    """Every check of ``grade.py check`` on the project at ``root`` (grading with the children of
+    this harness, whose project is ``ROOT``); ``grading=False`` skips grading the reference and
+    the stubs."""
+    report = Report()
+    problems = report.problems
+    parts = _parts(root)
+    _files(root, parts, problems)
+    katas = _curriculum(root, parts, problems)
+    specs = _specs(root, katas, parts, problems)
+    _definitions(root, katas, parts, problems)
+    key = _answer_key(root, katas, problems)
+    complete = [kata for kata in katas if len(parts[kata]) == 4 and kata in specs]
+    functions = [info for kata in complete for info in katas[kata].functions if specs[kata].function(info.name)]
+    if grading and functions:
+        _grading(root, functions, key, problems)
+    count = sum(len(info.functions) for info in katas.values())
+    report.summary = (f"{len(parts)} katas, {count} functions: files, curriculum, pitfalls, hints, answer key"
+                      + (", reference full marks, stubs todo" if grading else "; grading skipped (--quick)"))
+    return report

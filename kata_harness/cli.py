@@ -1,0 +1,243 @@
+"""grade.py's command line: its subcommands, their options, and the one usage error.
+
+grade.py keeps only its bootstrap (loading this package safely, the torch check, signals, the
+process reaper); everything a user types is defined here. Each subcommand is an argparse
+subparser; the options several of them share (``--lang``, ``--solutions``, ``--format``,
+``--against``, ``--secret-file``, ...) come from one parent parser each, so that they read and
+behave the same everywhere. Grading is the default subcommand: ``python grade.py``,
+``python grade.py k01`` and ``python grade.py --format json`` grade, as ``python grade.py grade
+...`` does. A word that names a subcommand is that subcommand when it comes first; a kata or a
+function of the same name is still reachable as ``kNN_kata.function``.
+
+Every refusal (a bad option, an unknown kata, a folder that is not there) is a ``UsageError``,
+raised wherever it is found and printed once, by grade.py, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+from .text import LANGUAGES
+
+AGAINST = ("reference", "answer-key")
+FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
+VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gradescope's own words
+# Subcommands that need neither torch nor a child process: they answer at once, even where the
+# learner's environment is not active.
+LIGHT = ("hint", "reset")
+
+
+class UsageError(Exception):
+    """A command that cannot run as asked: ``text`` says why (one line, or argparse's usage line
+    and its error), ``status`` is the exit status (2)."""
+
+    def __init__(self, text: str, status: int = 2):
+        super().__init__(text)
+        self.text, self.status = text, status
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, except that an error is raised as a ``UsageError`` instead of printed here and
+    exiting: grade.py prints it once, after stopping whatever had started."""
+
+    def error(self, message: str):
+        """Raise the usage line and ``message`` as one ``UsageError``."""
+        raise UsageError(f"{self.format_usage().rstrip()}\n{self.prog}: error: {message}")
+
+
+def _parent(*adders) -> Parser:
+    """A parent parser holding the options ``adders`` add (one shared definition per option)."""
+    parent = Parser(add_help=False)
+    for add in adders:
+        add(parent)
+    return parent
+
+
+def _lang(parser) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                        help="language of the messages: en or zh (default: KATA_LANG, then the locale)")
+
+
+def _solutions(parser) -> None:
+    parser.add_argument("--solutions", default="katas", metavar="DIR",
+                        help="folder of solutions to grade (default: katas; 'reference' checks the reference)")
+
+
+def _against(parser) -> None:
+    parser.add_argument("--against", choices=AGAINST, default=None,
+                        help="what to compare with (default: reference/ when present, else the answer key)")
+
+
+def _secret(parser) -> None:
+    parser.add_argument("--secret-file", metavar="PATH", default=None,
+                        help="instructor: a file holding the secret for hidden cases (default: the KATA_SECRET "
+                             "variable); with it, grading is official")
+
+
+def _timeout(parser) -> None:
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="time limit per function (default 5)")
+
+
+def _format(parser) -> None:
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
+                             "grading reporter); gradescope (results.json); markdown (a summary, as in GitHub's "
+                             "job summary); workflow (the Classroom workflow's one JSON: classroom, text, markdown)")
+    parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
+                        help="gradescope: when students see the results (default visible)")
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    return value
+
+
+def _not_negative(text: str) -> int:
+    """An argparse type: a whole number of at least 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    return value
+
+
+SELECTOR_HELP = "a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias)"
+
+
+def build_parser() -> Parser:
+    """The whole command line: one subparser per subcommand, sharing the parent parsers."""
+    lang, solutions, against = _parent(_lang), _parent(_solutions), _parent(_against)
+    secret, timeout, formats = _parent(_secret), _parent(_timeout), _parent(_format)
+    parser = Parser(prog="grade.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+                    description="Grade the PyTorch pitfall katas. With no COMMAND, grade: "
+                                "python grade.py [SELECTOR ...] [options].",
+                    epilog="SELECTOR is " + SELECTOR_HELP + ".\n"
+                           "`python grade.py COMMAND --help` shows the options of one command.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    grade = commands.add_parser("grade", parents=[solutions, formats, lang, timeout, against, secret],
+                                prog="grade.py [grade]", help="grade the selected katas (the default command)",
+                                description="Grade the selected katas and print the result.")
+    grade.add_argument("selectors", nargs="*", metavar="SELECTOR", help=SELECTOR_HELP)
+    grade.add_argument("--deadline", type=float, default=600.0, metavar="SECONDS",
+                       help="a complete result is printed before this many seconds; what is not graded "
+                            "by then is an error (default 600)")
+
+    watch = commands.add_parser("watch", parents=[solutions, lang, against], help="re-grade a kata on every save",
+                                description="Re-grade a kata every time its file is saved.")
+    watch.add_argument("selectors", nargs="*", metavar="SELECTOR", help=SELECTOR_HELP)
+    watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
+                       help="how often files are also polled (file events may not arrive on network drives, WSL)")
+    watch.add_argument("--poll", action="store_true", help="poll only, without file events")
+
+    hint = commands.add_parser("hint", parents=[lang], help="show a hint for one function, by level",
+                               description="Show a hint for one function.")
+    hint.add_argument("function", help="k01_creation.filled or just filled")
+    hint.add_argument("--level", type=_positive, default=1,
+                      help="1: a nudge, 2: the API to use, 3: nearly the answer")
+
+    reset = commands.add_parser("reset", parents=[solutions, lang],
+                                help="restore a stub (your file is backed up first)",
+                                description="Restore the stub of a function or a whole kata (after a backup).")
+    reset.add_argument("selector", help="a kata (k01, creation, k01_creation) or a function (k01_creation.filled)")
+
+    commands.add_parser("freeze", parents=[secret], help="instructor: write the answer key from reference/",
+                        description="Record the reference's observations into the answer key (and, with the "
+                                    "instructor's secret, those of the hidden cases into the encrypted hidden key).")
+
+    release = commands.add_parser("release", parents=[secret],
+                                  help="instructor: write the student template and/or Gradescope's autograder",
+                                  description="Write the student template, Gradescope's autograder, or both, and "
+                                              "check what was written.")
+    release.add_argument("out_dir", metavar="OUT_DIR", nargs="?", help="the student template (without reference/)")
+    release.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR, or ZIP")
+    release.add_argument("--gradescope", metavar="ZIP",
+                         help="write Gradescope's autograder zip (it holds reference/: upload it, never share it)")
+    release.add_argument("--visibility", choices=VISIBILITIES, default="visible",
+                         help="Gradescope: when students see their results (default visible)")
+    release.add_argument("--lang", choices=LANGUAGES, default="en", help="Gradescope: the language of the feedback")
+    release.add_argument("--max-hint-level", type=_not_negative, default=None, metavar="N",
+                         help="the template's curriculum keeps hint levels 1 to N only (0: no hints)")
+
+    batch = commands.add_parser("batch", parents=[timeout, against, secret],
+                                help="instructor: grade every submission folder in DIR",
+                                description="Grade every submission folder in DIR into one gradebook.")
+    batch.add_argument("directory", metavar="DIR", help="one subfolder per submission (a repository or its katas/)")
+    batch.add_argument("--out", default="gradebook.csv", metavar="FILE",
+                       help="the gradebook: .csv (default gradebook.csv) or .json")
+    batch.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                       help="parallel workers (default: the number of CPUs)")
+    batch.add_argument("--no-sandbox", action="store_true",
+                       help="grade without bubblewrap (submissions can then reach this machine's files)")
+
+    check = commands.add_parser("check", help="kata author: check that every kata is complete and consistent",
+                                description="Check every kata: stub, reference, tests and curriculum exist; "
+                                            "the curriculum has no unknown keys, its pitfalls name aspects, case "
+                                            "labels or probes, its hints have three levels in both languages; the "
+                                            "answer key is fresh; the reference scores full marks and every stub "
+                                            "is todo. Exit status 1 and a list of problems when something is wrong.")
+    check.add_argument("--quick", action="store_true",
+                       help="skip grading the reference and the stubs (the slow part)")
+    parser.subcommands = dict(commands.choices)   # name -> its parser, for the checks argparse cannot express
+    return parser
+
+
+@dataclass
+class Command:
+    """A parsed command line: the subcommand, its options, and when grade.py started."""
+
+    name: str
+    args: argparse.Namespace
+    started: float
+
+    @property
+    def light(self) -> bool:
+        """Whether it needs neither torch nor child processes (then grade.py skips that set-up)."""
+        return self.name in LIGHT
+
+    def run(self) -> int:
+        """Run the subcommand; returns its exit status (a refusal raises ``UsageError``)."""
+        from . import commands
+
+        return getattr(commands, self.name)(self.args, started=self.started)
+
+
+def parse(argv: list[str], started: float) -> Command:
+    """The command ``argv`` asks for; raises ``UsageError`` for a bad command line, and exits
+    (status 0) after printing the help it asks for. Whatever does not start with a subcommand
+    (nothing, a selector, an option) is the grade command."""
+    parser = build_parser()
+    if not argv or (argv[0] not in parser.subcommands and argv[0] not in ("-h", "--help")):
+        argv = ["grade", *argv]
+    args = parser.parse_args(argv)
+    if args.command == "release" and not args.out_dir:
+        if not args.gradescope:
+            parser.subcommands["release"].error("give OUT_DIR, --gradescope ZIP, or both")
+        if args.max_hint_level is not None:
+            parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR")
+    return Command(args.command, args, started)
+
+
+def utf8_output() -> None:
+    """Print UTF-8 (Chinese messages, the progress bar) whatever the console's code page, with
+    colours working on legacy Windows consoles."""
+    if os.name == "nt":   # colour codes work on legacy Windows consoles once colorama has set them up
+        try:
+            import colorama
+            colorama.just_fix_windows_console()
+        except (ImportError, AttributeError):
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(encoding="utf-8", errors="replace")
+        except (AttributeError, ValueError):
+            pass

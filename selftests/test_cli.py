@@ -1,0 +1,230 @@
+"""grade.py's command line (kata_harness/cli.py): every subcommand in --help, grading as the
+default, one usage error printed once, `check` for kata authors, `release --max-hint-level`,
+watch's --against and practice line, and one staleness rule for grade.py and pytest alike.
+
+No kata name is written here: the katas and functions used are taken from the curriculum."""
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kata_harness import answer_key, catalog, hidden
+from kata_harness.catalog import load_curriculum, tomllib
+from kata_harness.cli import build_parser
+from kata_harness.integrity import MANIFEST_NAME
+from selftests.gradekit import ROOT, grade_json, project_copy, run, run_in, statuses
+
+CURRICULUM = load_curriculum()
+SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "check")
+
+
+def _first(kata_index: int = 0):
+    """A kata and its first function, by position in the curriculum."""
+    kata = CURRICULUM[kata_index]
+    return kata, kata.functions[0]
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+def test_help_lists_every_subcommand_and_each_has_its_own_help():
+    done = run("--help")
+    assert done.returncode == 0 and done.stderr == ""
+    for name in SUBCOMMANDS:
+        assert f"    {name} " in done.stdout, name
+    assert set(build_parser().subcommands) == set(SUBCOMMANDS)
+    for name in SUBCOMMANDS:
+        own = run(name, "--help")
+        assert own.returncode == 0 and "usage: grade.py" in own.stdout, name
+    assert "--max-hint-level" in run("release", "--help").stdout
+
+
+def test_grading_is_the_default_subcommand():
+    kata, _ = _first()
+    implicit = grade_json(kata.name)
+    explicit = grade_json("grade", kata.name)
+    assert [k["kata"] for k in implicit["katas"]] == [k["kata"] for k in explicit["katas"]] == [kata.name]
+    assert statuses(implicit) == statuses(explicit)
+
+
+@pytest.mark.parametrize("argv", [["--format", "nope"], ["watch", "--interval"], ["batch"], ["release"],
+                                  ["hint", "x", "--level", "0"], ["check", "--nope"]],
+                         ids=lambda argv: " ".join(argv))
+def test_a_usage_error_is_printed_once_with_exit_status_2(argv):
+    done = run(*argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("usage: grade.py") == 1 and done.stderr.count("error:") == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_past_the_last_hint_level_says_no_more_hints_in_both_languages():
+    _, function = _first()
+    levels = len(function.hints)
+    english = run("hint", function.qualified, "--level", str(levels + 1), "--lang", "en")
+    chinese = run("hint", function.qualified, "--level", str(levels + 1), "--lang", "zh")
+    assert english.returncode == chinese.returncode == 2
+    assert "no more hints" in english.stderr and f"1-{levels}" in english.stderr
+    assert "没有更多提示" in chinese.stderr
+    assert len(english.stderr.strip().splitlines()) == 1
+
+
+# --- one source of expected results, one staleness rule ---------------------------------------------
+
+def test_the_staleness_rule_counts_the_reference_only_in_an_instructors_project(tmp_path):
+    kata, _ = _first()
+    for folder, text in (("tests", f"test_{kata.name}.py"), ("curriculum", f"{kata.name}.toml")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / text).write_text("")
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / f"{kata.name}.py").write_text("# frozen\n")
+    key = answer_key.AnswerKey(torch_version="", katas={kata.name: answer_key.kata_digest(kata.name, tmp_path)},
+                               reference=answer_key.reference_digest(tmp_path), expected={})
+    assert key.stale_katas(tmp_path) == []
+    (tmp_path / "reference" / f"{kata.name}.py").write_text("# edited after the freeze\n")
+    assert key.staleness(tmp_path) == {kata.name: "reference/ changed"}
+    (tmp_path / MANIFEST_NAME).write_text("{}")   # a student template: its reference/ is not the instructor's
+    assert key.stale_katas(tmp_path) == []
+    (tmp_path / "tests" / f"test_{kata.name}.py").write_text("# changed\n")
+    assert key.stale_katas(tmp_path) == [kata.name]
+
+
+def test_grade_and_pytest_report_a_stale_kata_alike(tmp_path):
+    """Without reference/, a test module changed after the freeze makes its kata stale for grade.py and
+    for plain pytest, with the same message; the other katas are graded as before."""
+    project = project_copy(tmp_path / "project", reference=False)
+    kata, _ = _first()
+    tests = project / "tests" / f"test_{kata.name}.py"
+    tests.write_text(tests.read_text(encoding="utf-8") + "\n# changed after the freeze\n", encoding="utf-8")
+    other = CURRICULUM[1]
+    done = run_in(project, kata.name, other.name, "--format", "json", "--lang", "en")
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    assert doc["graded_against"] == "answer-key"
+    for entry in doc["katas"]:
+        for function in entry["functions"]:
+            if entry["kata"] == kata.name:
+                assert function["status"] == "error" and "out of date" in function["message"]
+            else:
+                assert function["status"] == "todo"
+    plain = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"tests/{tests.name}",
+                            "--lang", "en"], capture_output=True, text=True, cwd=project, timeout=300)
+    assert plain.returncode == 1 and "answer key is out of date for this kata" in plain.stdout, plain.stdout[-2000:]
+
+
+# --- watch -------------------------------------------------------------------------------------------
+
+def _read_until(process, marker: str, timeout: float = 120) -> str:
+    seen, until = [], time.monotonic() + timeout
+    while time.monotonic() < until:
+        line = process.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if marker in line:
+            return "".join(seen)
+    raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
+
+
+def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
+    project = project_copy(tmp_path / "project", reference=False)
+    kata, function = _first()
+    refused = run_in(project, "watch", kata.name, "--against", "reference", "--lang", "en")
+    assert refused.returncode == 2 and "no reference/ folder" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    # A hidden key whose header announces two hidden checks of one watched function (watch reads
+    # only the header: hidden checks never run in practice).
+    hidden.write_key("a secret", {function.qualified: [[0, 1], [0, 2]]}, {function.qualified: {"cpu": [{}, {}]}},
+                     project)
+    process = subprocess.Popen([sys.executable, str(project / "grade.py"), "watch", kata.name, "--lang", "en",
+                                "--against", "answer-key", "--poll", "--interval", "0.2"], cwd=project,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        first = _read_until(process, "watching")
+        assert "2 more checks run only in official grading" in first
+        assert f"score 0/{sum(f.points for f in kata.functions)}" in first
+    finally:
+        process.kill()
+        process.communicate(timeout=30)
+
+
+# --- check -------------------------------------------------------------------------------------------
+
+def test_check_passes_on_this_project():
+    done = run("check", timeout=900)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "check: OK" in done.stdout and "reference full marks, stubs todo" in done.stdout
+
+
+def _rewrite(path, change) -> None:
+    """Apply ``change`` to the parsed curriculum file ``path`` and write it back."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(catalog.dumps_kata(data), encoding="utf-8")
+
+
+def test_check_names_every_planted_fault(tmp_path):
+    project = project_copy(tmp_path / "project")
+    (no_stub, _), (typo, typo_fn), (hint_key, hint_fn), (no_zh, no_zh_fn), (raising, raising_fn), \
+        (solved, solved_fn), (changed, _), (no_curriculum, _) = [_first(i) for i in range(8)]
+    (project / "katas" / f"{no_stub.name}.py").unlink()
+    curriculum = project / "curriculum"
+    _rewrite(curriculum / f"{typo.name}.toml",
+             lambda d: d["functions"][typo_fn.name]["pitfalls"].update(devcie={"en": "x", "zh": "x"}))
+    _rewrite(curriculum / f"{hint_key.name}.toml",
+             lambda d: d["functions"][hint_fn.name].update(hint=d["functions"][hint_fn.name].pop("hints")))
+    _rewrite(curriculum / f"{no_zh.name}.toml", lambda d: d["functions"][no_zh_fn.name]["hints"][1].pop("zh"))
+    with open(project / "reference" / f"{raising.name}.py", "a", encoding="utf-8") as reference:
+        reference.write(f"\n\ndef {raising_fn.name}(*args, **kwargs):\n    raise RuntimeError('planted')\n")
+    shutil.copy(ROOT / "reference" / f"{solved.name}.py", project / "katas" / f"{solved.name}.py")
+    tests = project / "tests" / f"test_{changed.name}.py"
+    tests.write_text(tests.read_text(encoding="utf-8") + "\n# changed after the freeze\n", encoding="utf-8")
+    (curriculum / f"{no_curriculum.name}.toml").unlink()
+
+    done = run_in(project, "check", timeout=900)
+    assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]
+    report = done.stdout
+    assert "Traceback" not in report + done.stderr
+    expected = [
+        f"katas/{no_stub.name}.py: missing",
+        f"curriculum/{typo.name}.toml: `functions.{typo_fn.name}.pitfalls.devcie` is no aspect, case label or probe",
+        f"curriculum/{hint_key.name}.toml: unknown key `functions.{hint_fn.name}.hint` (did you mean `hints`?)",
+        f"curriculum/{no_zh.name}.toml: `functions.{no_zh_fn.name}.hints[2]` has no zh text",
+        f"reference/{raising.name}.py: `{raising_fn.name}` does not score full marks against itself",
+        f"katas/{solved.name}.py: `{solved_fn.name}` is not a stub",
+        f"tests/answer_key.dat: out of date for {changed.name} (its test module",
+        "tests/answer_key.dat: out of date for every kata (reference/ changed since the freeze)",
+        f"curriculum/{no_curriculum.name}.toml: missing",
+    ]
+    for line in expected:
+        assert line in report, f"{line!r} not in:\n{report}"
+    assert report.startswith("check: ") and "problems" in report
+
+
+# --- release --max-hint-level ----------------------------------------------------------------------
+
+def test_release_caps_the_hints_of_the_template(tmp_path):
+    out = tmp_path / "template"
+    done = run("release", str(out), "--max-hint-level", "1", timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "hints capped at level 1" in done.stdout
+    for path in sorted((out / "curriculum").glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        assert all(len(entry["hints"]) == 1 for entry in data["functions"].values()), path.name
+    _, function = _first()
+    first = run_in(out, "hint", function.qualified, "--level", "1", "--lang", "en")
+    assert first.returncode == 0 and "1/1" in first.stdout
+    for lang, words in (("en", "no more hints"), ("zh", "没有更多提示")):
+        more = run_in(out, "hint", function.qualified, "--level", "2", "--lang", lang)
+        assert more.returncode == 2 and words in more.stderr and "1-1" in more.stderr
+    # The template is intact: its manifest covers the capped curriculum and its answer key is fresh.
+    doc = json.loads(run_in(out, "--format", "json").stdout)
+    assert doc["integrity"]["ok"] and doc["graded_against"] == "answer-key"
+    assert set(statuses(doc).values()) == {"todo"}
+
+
+def test_max_hint_level_needs_the_template():
+    done = run("release", "--gradescope", "x.zip", "--max-hint-level", "1")
+    assert done.returncode == 2 and "--max-hint-level" in done.stderr
