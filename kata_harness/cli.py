@@ -90,8 +90,11 @@ def _format(parser) -> None:
                         help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
                              "grading reporter); gradescope (results.json); markdown (a summary, as in GitHub's "
                              "job summary); workflow (the Classroom workflow's one JSON: classroom, text, markdown)")
+
+
+def _visibility(parser) -> None:
     parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
-                        help="gradescope: when students see the results (default visible)")
+                        help="Gradescope: when students see their results (default visible)")
 
 
 def _positive(text: str) -> int:
@@ -116,7 +119,7 @@ SELECTOR_HELP = "a kata (k05_devices, k05, devices) or a function (k05_devices.a
 def build_parser() -> Parser:
     """The whole command line: one subparser per subcommand, sharing the parent parsers."""
     lang, solutions, against = _parent(_lang), _parent(_solutions), _parent(_against)
-    secret, timeout, formats = _parent(_secret), _parent(_timeout), _parent(_format)
+    secret, timeout, formats, visibility = _parent(_secret), _parent(_timeout), _parent(_format), _parent(_visibility)
     parser = Parser(prog="grade.py", formatter_class=argparse.RawDescriptionHelpFormatter,
                     description="Grade the PyTorch pitfall katas. With no COMMAND, grade: "
                                 "python grade.py [SELECTOR ...] [options].",
@@ -124,7 +127,7 @@ def build_parser() -> Parser:
                            "`python grade.py COMMAND --help` shows the options of one command.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
 
-    grade = commands.add_parser("grade", parents=[solutions, formats, lang, timeout, against, secret],
+    grade = commands.add_parser("grade", parents=[solutions, formats, visibility, lang, timeout, against, secret],
                                 prog="grade.py [grade]", help="grade the selected katas (the default command)",
                                 description="Grade the selected katas and print the result.")
     grade.add_argument("selectors", nargs="*", metavar="SELECTOR", help=SELECTOR_HELP)
@@ -154,7 +157,7 @@ def build_parser() -> Parser:
                         description="Record the reference's observations into the answer key (and, with the "
                                     "instructor's secret, those of the hidden cases into the encrypted hidden key).")
 
-    release = commands.add_parser("release", parents=[secret],
+    release = commands.add_parser("release", parents=[visibility, secret],
                                   help="instructor: write the student template and/or Gradescope's autograder",
                                   description="Write the student template, Gradescope's autograder, or both, and "
                                               "check what was written.")
@@ -162,8 +165,6 @@ def build_parser() -> Parser:
     release.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR, or ZIP")
     release.add_argument("--gradescope", metavar="ZIP",
                          help="write Gradescope's autograder zip (it holds reference/: upload it, never share it)")
-    release.add_argument("--visibility", choices=VISIBILITIES, default="visible",
-                         help="Gradescope: when students see their results (default visible)")
     release.add_argument("--lang", choices=LANGUAGES, default="en", help="Gradescope: the language of the feedback")
     release.add_argument("--max-hint-level", type=_not_negative, default=None, metavar="N",
                          help="the template's curriculum keeps hint levels 1 to N only (0: no hints)")
