@@ -68,7 +68,7 @@ def _torch_missing() -> bool:
     virtual environment is probably not active."""
     import importlib.util
 
-    from kata_harness.text import default_language, message
+    from kata_harness.messages import default_language, message
 
     if importlib.util.find_spec("torch") is not None:
         return False

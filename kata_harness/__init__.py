@@ -1,14 +1,18 @@
-"""The shared kata harness.
+"""The shared kata harness. The main paths through it:
 
-- ``catalog``: the curriculum (titles, points, pitfalls, hints); pure Python.
-- ``spec``: what kata tests declare (cases, input recipes, aspects); imports torch.
-- ``observe``: runs one function on fresh inputs and records what can be observed, as plain data.
-- ``compare``: compares two observations and finds the first difference; pure Python.
-- ``report``: turns a difference into the learner's message (pitfall, fix, tutorial section).
-- ``runner``: loads modules and grades functions in-process (pytest, self-tests, grading child).
-- ``child``: the grading child process that grade.py talks to.
-- ``pytest_plugin``: turns kata tests into pytest items with compact reports.
+- grading (``python grade.py``): ``cli`` and ``commands`` read the command line; ``curriculum``
+  loads titles, points, pitfalls and hints (pure Python); ``expectations`` says where expected
+  results come from (the live reference or the answer key); ``grading`` is the judge in the
+  parent process, talking over ``channel`` to ``child`` processes (under ``sandbox``), which
+  observe learner code with ``in_process``; ``report`` explains each verdict with ``messages``;
+  ``formats``, ``official`` and ``summary`` print it.
+- observing (in a child, or in pytest): ``spec`` is what kata tests declare (cases, input
+  recipes, aspects); ``observe`` calls a function on fresh inputs and ``describe`` records what
+  can be seen, as plain data (``records``); ``compare`` finds the first difference.
+- the pytest route: ``pytest_plugin`` turns kata tests into pytest items with compact reports.
+- instructors: ``answer_key`` and ``hidden`` (freeze), ``release``, ``batch``, ``check``,
+  ``integrity``; learners: ``watch``, ``reset``.
 
 This package imports nothing heavy at import time: grade.py's parent process reads the
-catalog without importing torch.
+curriculum without importing torch.
 """

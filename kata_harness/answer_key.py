@@ -30,7 +30,7 @@ def _digest(paths) -> str:
 
 REFERENCE_CHANGED = "reference/ changed"   # why every kata is stale when the reference is not the frozen one
 # The harness modules that decide what an observation holds (not how it is judged or shown).
-OBSERVING = ("spec.py", "observe.py", "describe.py", "runner.py", "containers.py")
+OBSERVING = ("spec.py", "observe.py", "describe.py", "in_process.py", "containers.py")
 
 
 def kata_digest(kata: str, root: Path = ROOT) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import integrity, sandbox
-from .catalog import FunctionInfo
+from .curriculum import FunctionInfo
 from .channel import Child, Zygote, can_fork
 from .expectations import Recorded
 from .files import ROOT, digest, read_regular

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalog import did_you_mean, lint_kata, load_kata, tomllib
+from .curriculum import did_you_mean, lint_kata, load_kata, tomllib
 from .files import ROOT, read_regular
 
 KATA_NAME = re.compile(r"k\d\d_\w+")   # what batch and the selectors expect (k05_devices)
@@ -89,7 +89,7 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
 def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
     """{kata: its test module's Kata}, after checking that it names the curriculum's functions and
     that every pitfall key names an aspect, a case label or a probe of its function."""
-    from .runner import load_kata_spec
+    from .in_process import load_kata_spec
 
     specs = {}
     for kata, info in katas.items():

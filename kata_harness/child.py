@@ -57,7 +57,7 @@ def main(argv: list[str]) -> None:
     events_fd = _private_events_fd()
     jobs = sys.stdin.buffer
     sandbox.apply_limits()
-    from . import observe, runner     # imports torch: the slow part, overlapped with the parent's work
+    from . import in_process, observe     # imports torch: the slow part, overlapped with the parent's work
     warm = "--warm" in argv or "--zygote" in argv
     if warm:
         _warm_up()
@@ -69,11 +69,11 @@ def main(argv: list[str]) -> None:
             # What torch loads on first use (a second or more on a busy machine) is loaded before the
             # first function's clock starts, so that it is never charged to a learner's function.
             _warm_up()
-        _run_job(_Channel(events_fd, job.get("job")), job, runner, observe)
-    _serve_forks(events_fd, jobs, "--sandboxed" in argv, runner, observe)
+        _run_job(_Channel(events_fd, job.get("job")), job, in_process, observe)
+    _serve_forks(events_fd, jobs, "--sandboxed" in argv, in_process, observe)
 
 
-def _serve_forks(events_fd: int, jobs, sandboxed: bool, runner, observe) -> None:
+def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
     from . import processes
 
@@ -91,7 +91,7 @@ def _serve_forks(events_fd: int, jobs, sandboxed: bool, runner, observe) -> None
             os.close(read_end)
             control.close()
             os.setsid()   # its own process group, killed as a whole
-            _run_job(_Channel(write_end, job.get("job")), job, runner, observe)
+            _run_job(_Channel(write_end, job.get("job")), job, in_process, observe)
         os.close(write_end)
         with os.fdopen(read_end, "rb") as relayed:
             for event in iter(lambda: relayed.readline(1 << 23), b""):
@@ -136,7 +136,7 @@ def _clear_up(pid: int, sandboxed: bool, processes) -> None:
                 pass
 
 
-def _run_job(send, job: dict, runner, observe) -> None:
+def _run_job(send, job: dict, in_process, observe) -> None:
     """Observe what ``job`` asks for, then end this process (never returns)."""
     from pathlib import Path
 
@@ -145,10 +145,10 @@ def _run_job(send, job: dict, runner, observe) -> None:
     functions = [tuple(f) for f in job["functions"]]
     extras = job.get("extras") or {}   # official grading's extra cases: {"kata.function": [[index, seed], ...]}
     if job["mode"] == "reference":
-        _observe_reference(send, functions, Path(job["reference"]), runner, extras)
+        _observe_reference(send, functions, Path(job["reference"]), in_process, extras)
     else:
         sys.meta_path.insert(0, _ReferenceGuard())
-        _observe_learner(send, functions, Path(job["solutions"]), runner, observe, extras)
+        _observe_learner(send, functions, Path(job["solutions"]), in_process, observe, extras)
     send("done")
     os._exit(0)   # do not wait for threads learner code may have left running
 
@@ -166,11 +166,11 @@ def _warm_up() -> None:
     torch.optim.SGD([weight], lr=0.1).step()
 
 
-def _observe_reference(send, functions, reference_dir, runner, extras) -> None:
+def _observe_reference(send, functions, reference_dir, in_process, extras) -> None:
     for kata in dict.fromkeys(k for k, _ in functions):
         try:
-            spec = runner.load_kata_spec(kata)
-            module = runner.load_module(reference_dir / f"{kata}.py")
+            spec = in_process.load_kata_spec(kata)
+            module = in_process.load_module(reference_dir / f"{kata}.py")
         except BaseException as error:
             send("expected_error", kata=kata, function=None, error=f"{type(error).__name__}: {error}")
             continue
@@ -179,15 +179,15 @@ def _observe_reference(send, functions, reference_dir, runner, extras) -> None:
             if function is None or not callable(getattr(module, name, None)):
                 send("expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
                 continue
-            devices, skipped = runner.devices_for(function)
+            devices, skipped = in_process.devices_for(function)
             send("expected", kata=kata, function=name, aspects=list(function.aspects),
                  rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
                  devices=list(function.devices), plan=function.hidden_plan(kata),
-                 observations=runner.observe_devices(getattr(module, name), function, kata, devices,
+                 observations=in_process.observe_devices(getattr(module, name), function, kata, devices,
                                                      extras=extras.get(f"{kata}.{name}", ())))
 
 
-def _observe_learner(send, functions, solutions, runner, observe, extras) -> None:
+def _observe_learner(send, functions, solutions, in_process, observe, extras) -> None:
     for kata in dict.fromkeys(k for k, _ in functions):
         path = solutions / f"{kata}.py"
         send("importing", kata=kata)
@@ -195,8 +195,8 @@ def _observe_learner(send, functions, solutions, runner, observe, extras) -> Non
             send("kata_error", kata=kata, reason=["error.no_file", {}])
             continue
         try:
-            spec = runner.load_kata_spec(kata)
-            result, failure = runner.import_learner(path)
+            spec = in_process.load_kata_spec(kata)
+            result, failure = in_process.import_learner(path)
         except BaseException as error:  # the spec itself failed: report, never crash
             send("kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
             continue
@@ -210,7 +210,7 @@ def _observe_learner(send, functions, solutions, runner, observe, extras) -> Non
                 send("missing", kata=kata, function=name)
                 continue
             function = spec.function(name)
-            devices, _ = runner.devices_for(function)
+            devices, _ = in_process.devices_for(function)
             send("observed", kata=kata, function=name,
-                 observations=runner.observe_devices(fn, function, kata, devices, str(path),
+                 observations=in_process.observe_devices(fn, function, kata, devices, str(path),
                                                      extras.get(f"{kata}.{name}", ())))

@@ -20,7 +20,7 @@ import os
 import sys
 from dataclasses import dataclass
 
-from .text import LANGUAGES
+from .messages import LANGUAGES
 
 AGAINST = ("reference", "answer-key")
 FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")

@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from .catalog import ROOT, UnknownSelector, load_curriculum, resolve, whole_kata
+from .curriculum import ROOT, UnknownSelector, load_curriculum, resolve, whole_kata
 from .cli import UsageError
-from .text import default_language, message, pick
+from .messages import default_language, message, pick
 
 
 def select(selectors: list[str], lang: str):

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from . import answer_key
-from .catalog import FunctionInfo
+from .curriculum import FunctionInfo
 from .files import ROOT
 from .report import Reason, Status, Verdict
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 
-from .catalog import FunctionInfo, KataInfo
+from .curriculum import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
 from .report import Status, explain, lesson_text, with_hint
-from .text import message, pick
+from .messages import message, pick
 
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
 

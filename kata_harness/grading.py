@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalog import FunctionInfo
+from .curriculum import FunctionInfo
 from .channel import Child, Event, GradingChild, Spawn
 from .compare import Difference, Tolerance
 from .records import Expected, Observations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .catalog import FunctionInfo
+from .curriculum import FunctionInfo
 from .grading import Grading
 from .report import with_hint
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from . import expectations
-from .catalog import load_curriculum
+from .curriculum import load_curriculum
 from .report import Status, Verdict, render
 from .grading import FUNCTION_TIMEOUT
-from .runner import ROOT, cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
+from .in_process import ROOT, cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
 from .spec import Kata
-from .text import LANGUAGES, default_language, message
+from .messages import LANGUAGES, default_language, message
 
 
 class KataFailure(Exception):

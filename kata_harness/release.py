@@ -29,7 +29,7 @@ import zipfile
 from pathlib import Path
 
 from . import answer_key, hidden, integrity
-from .catalog import ROOT
+from .curriculum import ROOT
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
@@ -115,7 +115,7 @@ def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | No
     change the observations of), and the hidden key is bound to the answer key's bytes, so both
     are written again for the template (the hidden one with the ``secret``, which
     ``check_hidden_key`` made sure opens it)."""
-    from .catalog import cap_hints as cap_file
+    from .curriculum import cap_hints as cap_file
 
     for path in sorted((out / "curriculum").glob("*.toml")):
         cap_file(path, level)

@@ -12,7 +12,7 @@ import shutil
 import time
 from pathlib import Path
 
-from .catalog import ROOT
+from .curriculum import ROOT
 
 BACKUPS = ROOT / ".kata_backups"
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import html
 import re
 
-from .catalog import FunctionInfo, KataInfo
+from .curriculum import FunctionInfo, KataInfo
 from .report import with_hint
-from .text import message, pick
+from .messages import message, pick
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
 DETAIL_LIMIT = 4000   # characters of one message; a summary must stay far below GitHub's 1 MiB
 CELL_LIMIT = 160      # characters of what differed, in a table cell
-WORDS = {   # the summary's own words; the rest comes from the curriculum and kata_harness.text
+WORDS = {   # the summary's own words; the rest comes from the curriculum and kata_harness.messages
     "title": {"en": "PyTorch pitfall katas", "zh": "PyTorch 踩坑练习"},
     "function": {"en": "function", "zh": "函数"},
     "points": {"en": "points", "zh": "得分"},

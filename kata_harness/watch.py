@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 from . import formats
-from .catalog import FunctionInfo, KataInfo
+from .curriculum import FunctionInfo, KataInfo
 from .channel import Child
 from .expectations import Recorded
 from .grading import Grading, grade
 from .integrity import Integrity
-from .text import message
+from .messages import message
 
 
 class FileEvents:

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from kata_harness import sandbox
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
 

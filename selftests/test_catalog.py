@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from kata_harness.catalog import load_curriculum
-from kata_harness.runner import ROOT, load_kata_spec, load_module
-from kata_harness.text import LANGUAGES, MESSAGES
+from kata_harness.curriculum import load_curriculum
+from kata_harness.in_process import ROOT, load_kata_spec, load_module
+from kata_harness.messages import LANGUAGES, MESSAGES
 
 KATAS = load_curriculum()
 SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"

@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from kata_harness import summary
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from kata_harness import answer_key, catalog, hidden
-from kata_harness.catalog import load_curriculum, tomllib
+from kata_harness import answer_key, curriculum, hidden
+from kata_harness.curriculum import load_curriculum, tomllib
 from kata_harness.cli import build_parser
 from kata_harness.integrity import MANIFEST_NAME
 from selftests.gradekit import ROOT, grade_json, project_copy, run, run_in, statuses
@@ -162,7 +162,7 @@ def _rewrite(path, change) -> None:
     """Apply ``change`` to the parsed curriculum file ``path`` and write it back."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     change(data)
-    path.write_text(catalog.dumps_kata(data), encoding="utf-8")
+    path.write_text(curriculum.dumps_kata(data), encoding="utf-8")
 
 
 def test_check_names_every_planted_fault(tmp_path):
@@ -170,18 +170,18 @@ def test_check_names_every_planted_fault(tmp_path):
     (no_stub, _), (typo, typo_fn), (hint_key, hint_fn), (no_zh, no_zh_fn), (raising, raising_fn), \
         (solved, solved_fn), (changed, _), (no_curriculum, _) = [_first(i) for i in range(8)]
     (project / "katas" / f"{no_stub.name}.py").unlink()
-    curriculum = project / "curriculum"
-    _rewrite(curriculum / f"{typo.name}.toml",
+    curriculum_dir = project / "curriculum"
+    _rewrite(curriculum_dir / f"{typo.name}.toml",
              lambda d: d["functions"][typo_fn.name]["pitfalls"].update(devcie={"en": "x", "zh": "x"}))
-    _rewrite(curriculum / f"{hint_key.name}.toml",
+    _rewrite(curriculum_dir / f"{hint_key.name}.toml",
              lambda d: d["functions"][hint_fn.name].update(hint=d["functions"][hint_fn.name].pop("hints")))
-    _rewrite(curriculum / f"{no_zh.name}.toml", lambda d: d["functions"][no_zh_fn.name]["hints"][1].pop("zh"))
+    _rewrite(curriculum_dir / f"{no_zh.name}.toml", lambda d: d["functions"][no_zh_fn.name]["hints"][1].pop("zh"))
     with open(project / "reference" / f"{raising.name}.py", "a", encoding="utf-8") as reference:
         reference.write(f"\n\ndef {raising_fn.name}(*args, **kwargs):\n    raise RuntimeError('planted')\n")
     shutil.copy(ROOT / "reference" / f"{solved.name}.py", project / "katas" / f"{solved.name}.py")
     tests = project / "tests" / f"test_{changed.name}.py"
     tests.write_text(tests.read_text(encoding="utf-8") + "\n# changed after the freeze\n", encoding="utf-8")
-    (curriculum / f"{no_curriculum.name}.toml").unlink()
+    (curriculum_dir / f"{no_curriculum.name}.toml").unlink()
 
     done = run_in(project, "check", timeout=900)
     assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 
 from kata_harness import answer_key, hidden
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from kata_harness.expectations import Recorded
 from kata_harness.grading import verdict_for
-from kata_harness.runner import devices_for, load_kata_spec, load_module, observe_devices
+from kata_harness.in_process import devices_for, load_kata_spec, load_module, observe_devices
 from kata_harness.spec import Case, Function, array, randn, tensor, transposed
 from selftests.gradekit import ROOT
 from selftests.once import built_once

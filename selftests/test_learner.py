@@ -11,7 +11,7 @@ import time
 import pytest
 
 from kata_harness import formats
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from kata_harness.reset import BACKUPS
 from selftests.gradekit import ROOT, run
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from kata_harness.catalog import load_curriculum
-from kata_harness.runner import ROOT
-from kata_harness.text import MESSAGES
+from kata_harness.curriculum import load_curriculum
+from kata_harness.in_process import ROOT
+from kata_harness.messages import MESSAGES
 
 LESSONS = {"en": ROOT / "docs" / "lesson.md", "zh": ROOT / "docs" / "lesson.zh.md"}
 SECTION = re.compile(r"§\d+(?:\.\d+)?")
@@ -26,7 +26,7 @@ def _headings(lang: str) -> list[str]:
 def _citing_files():
     yield from sorted((ROOT / "katas").glob("k*.py"))
     yield from sorted((ROOT / "curriculum").glob("k*.toml"))
-    yield ROOT / "kata_harness" / "text.py"
+    yield ROOT / "kata_harness" / "messages.py"
     yield ROOT / "README.md"
 
 

@@ -7,11 +7,11 @@ from types import SimpleNamespace
 import pytest
 
 from kata_harness import formats
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from kata_harness.compare import Tolerance, compare_case, tidy_cut
 from kata_harness.report import Verdict, pitfall_text, render, section_text
-from kata_harness.runner import ROOT
-from kata_harness.text import MESSAGES
+from kata_harness.in_process import ROOT
+from kata_harness.messages import MESSAGES
 
 KATAS = load_curriculum()
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}
@@ -88,7 +88,7 @@ def test_every_probe_is_described_in_words_in_both_languages():
                 probes.add(node.args[0].value)
     assert probes, "no probes found"
     missing = sorted(name for name in probes if f"probe.{name}" not in MESSAGES)
-    assert not missing, f"probes without a description in kata_harness/text.py: {missing}"
+    assert not missing, f"probes without a description in kata_harness/messages.py: {missing}"
 
 
 def test_a_probe_difference_names_what_was_observed_not_the_check():

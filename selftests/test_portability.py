@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from selftests.gradekit import ROOT, solutions_from_reference
 
 K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")

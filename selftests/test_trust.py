@@ -19,7 +19,7 @@ import time
 import pytest
 
 from kata_harness import sandbox
-from kata_harness.catalog import load_curriculum
+from kata_harness.curriculum import load_curriculum
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
@@ -39,13 +39,13 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 # make the stubs pass anyway.
 FORGERIES = {
     "observer_returns_nothing": """
-        import kata_harness.runner as runner
-        runner.observe_devices = lambda *args, **kwargs: {}
+        import kata_harness.in_process as in_process
+        in_process.observe_devices = lambda *args, **kwargs: {}
     """,
     "observer_returns_no_cases": """
-        import kata_harness.observe as observe, kata_harness.runner as runner
+        import kata_harness.observe as observe, kata_harness.in_process as in_process
         observe.observe_function = lambda *args, **kwargs: []
-        runner.observe_function = observe.observe_function
+        in_process.observe_function = observe.observe_function
     """,
     "observer_describes_nothing": """
         import kata_harness.observe as observe

@@ -15,7 +15,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from .text import pick
+from .messages import pick
 
 from .files import ROOT, read_regular
 
@@ -155,7 +155,7 @@ def did_you_mean(word: str, known) -> str:
 
 def _texts(value, where: str, problems: list) -> None:
     """A bilingual text ``{en = "...", zh = "..."}``: both languages, nothing else."""
-    from .text import LANGUAGES
+    from .messages import LANGUAGES
 
     if not isinstance(value, dict):
         problems.append(f"`{where}` must be a table {{ en = \"...\", zh = \"...\" }}")
