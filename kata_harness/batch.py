@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import integrity, sandbox
-from .curriculum import FunctionInfo
 from .channel import Child, Zygote, can_fork
+from .curriculum import FunctionInfo
 from .expectations import Recorded
 from .files import ROOT, digest, read_regular
 from .grading import grade

@@ -57,7 +57,7 @@ def main(argv: list[str]) -> None:
     events_fd = _private_events_fd()
     jobs = sys.stdin.buffer
     sandbox.apply_limits()
-    from . import in_process, observe     # imports torch: the slow part, overlapped with the parent's work
+    from . import in_process, observe  # imports torch: the slow part, overlapped with the parent's work
     warm = "--warm" in argv or "--zygote" in argv
     if warm:
         _warm_up()

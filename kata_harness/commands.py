@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from .curriculum import ROOT, UnknownSelector, load_curriculum, resolve, whole_kata
 from .cli import UsageError
+from .curriculum import ROOT, UnknownSelector, load_curriculum, resolve, whole_kata
 from .messages import default_language, message, pick
 
 

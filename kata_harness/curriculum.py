@@ -15,9 +15,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from .messages import pick
-
 from .files import ROOT, read_regular
+from .messages import pick
 
 CURRICULUM_DIR = ROOT / "curriculum"
 

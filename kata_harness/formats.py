@@ -8,8 +8,8 @@ import os
 from .curriculum import FunctionInfo, KataInfo
 from .grading import Grading
 from .integrity import Integrity
-from .report import Status, explain, lesson_text, with_hint
 from .messages import message, pick
+from .report import Status, explain, lesson_text, with_hint
 
 MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
 

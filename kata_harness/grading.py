@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .curriculum import FunctionInfo
 from .channel import Child, Event, GradingChild, Spawn
 from .compare import Difference, Tolerance
+from .curriculum import FunctionInfo
 from .records import Expected, Observations
 from .report import Reason, Status, Verdict, judge
 

@@ -12,11 +12,19 @@ import pytest
 
 from . import expectations
 from .curriculum import load_curriculum
-from .report import Status, Verdict, render
 from .grading import FUNCTION_TIMEOUT
-from .in_process import ROOT, cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
-from .spec import Kata
+from .in_process import (
+    ROOT,
+    cuda_available,
+    grade_against,
+    import_learner,
+    load_kata_spec,
+    load_module,
+    observe_devices,
+)
 from .messages import LANGUAGES, default_language, message
+from .report import Status, Verdict, render
+from .spec import Kata
 
 
 class KataFailure(Exception):

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
-from .curriculum import FunctionInfo
 from .compare import Difference, Tolerance, compare_case, tidy_cut
+from .curriculum import FunctionInfo
 from .messages import MESSAGES, message, pick
 
 BACKWARD_CUT = 300   # the grading child keeps this many characters of a backward() error

@@ -14,8 +14,8 @@ import html
 import re
 
 from .curriculum import FunctionInfo, KataInfo
-from .report import with_hint
 from .messages import message, pick
+from .report import with_hint
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
 DETAIL_LIMIT = 4000   # characters of one message; a summary must stay far below GitHub's 1 MiB

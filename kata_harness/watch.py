@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from . import formats
-from .curriculum import FunctionInfo, KataInfo
 from .channel import Child
+from .curriculum import FunctionInfo, KataInfo
 from .expectations import Recorded
 from .grading import Grading, grade
 from .integrity import Integrity

@@ -1,6 +1,5 @@
 """Reference solutions for k15_bmi (the tutorial's capstone)."""
 
-import numpy as np
 import torch
 
 

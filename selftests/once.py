@@ -15,7 +15,7 @@ from pathlib import Path
 def built_once(tmp_path_factory, name: str, build) -> Path:
     """The path ``name``, made by ``build(path)`` in the first worker that asks; the others wait for
     it. Tests must copy what they change: the result is shared."""
-    from filelock import FileLock   # a dependency of torch
+    from filelock import FileLock  # a dependency of torch
 
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):

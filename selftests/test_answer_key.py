@@ -6,8 +6,8 @@ import pytest
 
 from kata_harness import answer_key
 from kata_harness.curriculum import load_curriculum
-from kata_harness.report import judge
 from kata_harness.in_process import ROOT, devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
+from kata_harness.report import judge
 from selftests.gradekit import check_schema, grade_json, statuses
 from selftests.variants import load_all
 

@@ -89,7 +89,6 @@ BATCH_MODES = [[]] + ([["--no-sandbox"]] if sandbox.available() else [])
 def test_no_submission_can_disturb_another(flags, tmp_path):
     """Hostile submissions beside honest ones: each honest row is exactly what it is alone, the
     hostile ones earn nothing unearned, and nothing changes the gradebook after the run."""
-    import json
     import textwrap
     import time
 

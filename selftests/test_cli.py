@@ -13,8 +13,8 @@ import time
 import pytest
 
 from kata_harness import answer_key, curriculum, hidden
-from kata_harness.curriculum import load_curriculum, tomllib
 from kata_harness.cli import build_parser
+from kata_harness.curriculum import load_curriculum, tomllib
 from kata_harness.integrity import MANIFEST_NAME
 from selftests.gradekit import ROOT, grade_json, project_copy, run, run_in, statuses
 

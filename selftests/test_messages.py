@@ -7,11 +7,11 @@ from types import SimpleNamespace
 import pytest
 
 from kata_harness import formats
-from kata_harness.curriculum import load_curriculum
 from kata_harness.compare import Tolerance, compare_case, tidy_cut
-from kata_harness.report import Verdict, pitfall_text, render, section_text
+from kata_harness.curriculum import load_curriculum
 from kata_harness.in_process import ROOT
 from kata_harness.messages import MESSAGES
+from kata_harness.report import Verdict, pitfall_text, render, section_text
 
 KATAS = load_curriculum()
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}

@@ -5,7 +5,6 @@ project, N == D for weighted_sum, where `weights @ values` runs too). The float 
 sums taken in another order (einsum, a sum of products) and a detour through float64.
 """
 
-import numpy as np
 import torch
 
 from kata_harness.spec import Case, Function, Kata, array, rand, randint, randn, tensor

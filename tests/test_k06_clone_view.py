@@ -10,7 +10,6 @@ import torch
 
 from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor, transposed
 
-
 KATA = Kata("k06_clone_view", [
     Function("zero_first_row", [
         Case(randint(1, 9, 2, 3)),

@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, transposed
+from kata_harness.spec import Case, Function, Kata, Probe, custom, module, randn, transposed
 
 
 def linear():

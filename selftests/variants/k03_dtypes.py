@@ -5,7 +5,6 @@ import torch.nn.functional as F
 
 from selftests.variants import right, wrong
 
-
 # --- mean_value ------------------------------------------------------------------------------
 
 @wrong("mean_value", "refuses integer", "x.float().mean()")

@@ -7,7 +7,6 @@ from torch.utils._pytree import tree_map
 
 from selftests.variants import right, wrong
 
-
 # --- add_bias --------------------------------------------------------------------------------
 
 @wrong("add_bias", "same device", "bias.to(x.device)")

@@ -4,7 +4,6 @@ import torch
 
 from selftests.variants import right, wrong
 
-
 # --- row_window -------------------------------------------------------------------------------
 
 

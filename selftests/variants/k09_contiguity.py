@@ -4,7 +4,6 @@ import torch
 
 from selftests.variants import right, wrong
 
-
 # --- flatten_transposed ----------------------------------------------------------------------
 
 @wrong("flatten_transposed", "view size is not compatible", "non-contiguous", "reshape")

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import shutil
+import stat
 import subprocess
 import sys
 import time
