@@ -102,7 +102,9 @@ def transposed(source: Recipe) -> Recipe:
 def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, train: bool | None = None) -> Recipe:
     """A freshly initialised module: same seed, same weights, for learner and reference alike."""
     def build(gen, test_device):
-        seed = int(torch.randint(0, 2**31 - 1, (1,), generator=gen))
+        # One raw 64-bit draw, reduced here: torch.randint(0, 2**31 - 1) draws 32 bits in older
+        # torch and 64 in newer (the same seed as this one), so every version builds the same model.
+        seed = int(torch.empty((), dtype=torch.int64).random_(-2**63, None, generator=gen)) % 2**64 % (2**31 - 1)
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
             model = factory()

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+import torch
 
 from kata_harness import answer_key
 from kata_harness.curriculum import load_curriculum
@@ -15,6 +16,11 @@ KEY = answer_key.load()
 KATAS = load_curriculum()
 FUNCTIONS = [f for kata in KATAS for f in kata.functions]
 FREEZE = "the answer key is stale: run `python grade.py freeze` and commit tests/answer_key.dat"
+
+
+def _release(version: str) -> str:
+    """A torch version without its build tag: 2.13.0+cpu is 2.13.0."""
+    return version.split("+")[0]
 
 
 def _plain(data):
@@ -42,8 +48,11 @@ def test_key_holds_exactly_what_the_live_reference_does(info):
     spec = load_kata_spec(info.kata).function(info.name)
     reference = getattr(load_module(ROOT / "reference" / f"{info.kata}.py"), info.name)
     recorded = KEY.expected[info.qualified]
-    live = observe_devices(reference, spec, info.kata, list(recorded["observations"]))
-    assert _plain(live) == recorded["observations"], FREEZE
+    live = _plain(observe_devices(reference, spec, info.kata, list(recorded["observations"])))
+    if _release(torch.__version__) == _release(KEY.torch_version):
+        assert live == recorded["observations"], FREEZE
+    else:   # another torch (or its BLAS) may round sums differently in the last bits
+        assert judge(spec.aspects, tolerance_of(spec), live, recorded["observations"]).status == "passed", FREEZE
     assert recorded["aspects"] == list(spec.aspects) and recorded["rtol"] == spec.rtol and recorded["atol"] == spec.atol
 
 
