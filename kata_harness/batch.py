@@ -31,6 +31,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import integrity, sandbox
 from .channel import Child, Zygote, can_fork
@@ -161,7 +162,7 @@ class Progress:
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
     """The gradebook row of a submission (all zeros when it could not be graded)."""
-    row = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
+    row: dict[str, Any] = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
         passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
         row[info.qualified] = info.points if passed else 0
@@ -209,7 +210,8 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
         cache = json.loads(read_regular(cache_path))
     except (OSError, ValueError):
         cache = {}
-    rows, todo = {}, queue.Queue()
+    rows: dict[str, dict] = {}
+    todo: queue.Queue[Submission] = queue.Queue()
     for submission in submissions:
         for note in submission.notes:
             print(f"{submission.name}: {note}", file=log)
@@ -238,11 +240,13 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
                     submission = todo.get_nowait()
                 except queue.Empty:
                     return
+                assert submission.files is not None   # only submissions with kata files are queued
                 worker.stage(submission.files)
                 result = grade(functions, worker.staging, Recorded(table), spawn=worker.spawn,
                                function_timeout=function_timeout, extras=extras)
                 with lock:
                     rows[submission.name] = row_for(submission, functions, result.verdicts)
+                assert progress is not None   # workers run only when there is something to grade
                 progress.step(submission.name)
         finally:
             worker.close()

@@ -15,6 +15,7 @@ forge the end of itself or write into the next job's stream.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
@@ -24,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Protocol, cast
 
 from . import processes, sandbox
 from .files import ROOT
@@ -158,11 +159,13 @@ class Child:
 
     def _drain_output(self) -> None:
         # Keep only a short tail: a learner printing 50 MB must not fill memory or the report.
-        for chunk in iter(lambda: self.process.stderr.read1(65536), b""):
+        stderr = cast(io.BufferedReader, self.process.stderr)   # stderr=PIPE, buffered: a BufferedReader
+        for chunk in iter(lambda: stderr.read1(65536), b""):
             self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
 
     def send(self, job: dict) -> None:
         """Send a job (one JSON line) to the child."""
+        assert self.process.stdin is not None   # started with stdin=PIPE
         try:
             self.process.stdin.write((json.dumps(job) + "\n").encode())
             self.process.stdin.flush()
@@ -184,6 +187,7 @@ class Child:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+        assert self.process.stdin is not None   # started with stdin=PIPE
         try:
             self.process.stdin.close()
         except (OSError, ValueError):
@@ -261,6 +265,7 @@ class ForkedChild:
     reporting that the forked process and all it started are gone."""
 
     def __init__(self, zygote: Zygote):
+        assert zygote.process is not None   # Zygote.fork, its only maker, has just started it
         self.zygote, self.process = zygote, zygote.process
         self.status = None
         self.job = None

@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 from .messages import LANGUAGES
 
@@ -45,6 +46,8 @@ class UsageError(Exception):
 class Parser(argparse.ArgumentParser):
     """argparse, except that an error is raised as a ``UsageError`` instead of printed here and
     exiting: grade.py prints it once, after stopping whatever had started."""
+
+    subcommands: dict[str, argparse.ArgumentParser]   # name -> its parser (set by build_parser)
 
     def error(self, message: str):
         """Raise the usage line and ``message`` as one ``UsageError``."""
@@ -237,6 +240,7 @@ def utf8_output() -> None:
             colorama.just_fix_windows_console()
         except (ImportError, AttributeError):
             pass
+    stream: Any   # whatever sys.stdout and sys.stderr are now: reconfigure is TextIOWrapper's
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(encoding="utf-8", errors="replace")

@@ -7,6 +7,7 @@ so nothing the learner's code patches can change a verdict.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Default tolerances by dtype (as torch.testing uses); exact for everything else.
@@ -197,7 +198,8 @@ def _compare_tensor(yours, expected, aspects, tolerance, where):
 
 
 # How each kind of description is compared (kinds not listed have nothing more to compare).
-_BY_KIND = {
+# Keyed by a description's "kind", looked up with whatever kind a description holds (None when it has none).
+_BY_KIND: dict[str | None, Callable[..., Difference | None]] = {
     "tensor": _compare_tensor, "ndarray": _compare_array,
     "list": _compare_sequence, "tuple": _compare_sequence, "namedtuple": _compare_sequence,
     "dict": _compare_dict, "module": _compare_module,

@@ -7,12 +7,13 @@ nudge to nearly the answer. Pure Python: grade.py reads it without importing tor
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10
+else:  # Python 3.10
     import tomli as tomllib
 
 from .files import ROOT, read_regular

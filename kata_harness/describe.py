@@ -8,12 +8,15 @@ in an answer key and compared without torch. Tensor facts are read through
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import torch
 
 from . import containers
 
-_Base = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
+# Any: its descriptors are read unbound (``_Base.dtype.__get__(t)``), which the stubs do not describe.
+_Base: Any = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
 _PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
 _no_torch_function = torch._C.DisableTorchFunction
 

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import answer_key
 from .curriculum import FunctionInfo
 from .files import ROOT
 from .report import Reason, Status, Verdict
+
+if TYPE_CHECKING:
+    from .channel import Child
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
@@ -31,13 +36,13 @@ class LiveReference:
     ``extras``: official grading's hidden cases, observed after the public ones."""
 
     name = REFERENCE
-    stale = frozenset()   # the reference itself is never out of date
+    stale: frozenset[str] = frozenset()   # the reference itself is never out of date
 
     def __init__(self, folder: Path = ROOT / "reference", extras: dict | None = None):
         self.folder = folder
         self.extras = extras or {}
-        self.referee = None
-        self.job = None
+        self.referee: Child | None = None
+        self.job: dict | None = None
 
     def start(self, functions: list[FunctionInfo]) -> None:
         """Start observing now (torch's import overlaps with the learner child's)."""
@@ -52,8 +57,9 @@ class LiveReference:
         """(function, expected fields or error Verdict) for every function in ``pending``."""
         if self.referee is None:
             self.start(pending)
+        assert self.referee is not None and self.job is not None   # start() set both
         wanted = {f.qualified: f for f in pending}
-        found = {}
+        found: dict[str, dict | Verdict] = {}
         limit_at = min(time.monotonic() + STARTUP_TIMEOUT, stop_at)
         problem = "no answer"
         try:
@@ -97,7 +103,7 @@ class Recorded:
     ``hidden``: the hidden cases' observations ({"kata.function": {device: [...]}}, decrypted from
     the hidden key), appended to the public ones in official grading."""
 
-    def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: tuple = (), hidden: dict | None = None):
+    def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: Iterable[str] = (), hidden: dict | None = None):
         self.expected, self.name, self.stale = expected, name, set(stale)
         self.hidden = hidden or {}
 

@@ -36,7 +36,8 @@ def read_regular(path: Path, limit: int = FILE_LIMIT) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):   # swapped between the check and the open
             raise UnsafeFile(f"{path} is not a regular file")
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             chunk = os.read(fd, 1 << 20)
             if not chunk:

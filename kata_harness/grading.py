@@ -127,12 +127,12 @@ class _Plan:
     the time the last accepted event arrived (``since``) and how long the next may take (``limit``)."""
 
     def __init__(self, pending: list[FunctionInfo], since: float):
-        self.steps = []
+        self.steps: list[tuple[str, str, FunctionInfo | None]] = []
         for kata in dict.fromkeys(f.kata for f in pending):
             self.steps.append(("importing", kata, None))
             self.steps += [("function", kata, f) for f in pending if f.kata == kata]
         self.position = 0
-        self.current = None      # ("kata", name) or ("function", FunctionInfo) being worked on
+        self.current: tuple[str, str | FunctionInfo] | None = None      # ("kata", name) or ("function", FunctionInfo) being worked on
         self.since, self.limit = since, STARTUP_TIMEOUT
         self.started = since     # when the current function's "start" arrived
 
@@ -276,6 +276,7 @@ def hidden_difference(verdict: Verdict) -> Verdict:
     """A failure on a hidden case, told without the expected value: its results are in no file a
     student has, and a message must not leak them one by one. The learner's own exception is kept."""
     found = verdict.difference
+    assert found is not None   # only a failure comes here, and judge gives each its difference
     if found.key == "aspect.raises" and not found.where:   # what the learner's code raised
         return verdict
     verdict.difference = Difference(found.aspect, "hidden.differs", {"aspect": found.aspect})

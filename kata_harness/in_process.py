@@ -29,6 +29,7 @@ def load_module(path: Path, name: str | None = None):
     """Import the file at ``path`` as a fresh module (never a cached one), whatever its folder."""
     name = name or f"_kata_module_{next(_counter)}_{Path(path).stem}"
     spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None   # a .py file (every caller's) has a source loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:

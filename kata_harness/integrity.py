@@ -100,7 +100,7 @@ def write_manifest(root: Path, secret: str | None = None) -> Path:
     ``KATA_SECRET`` variable) when there is one; returns its path."""
     path = root / MANIFEST_NAME
     digests = grading_files(root)
-    manifest = {"sha256": digests}
+    manifest: dict[str, dict | str] = {"sha256": digests}
     secret = secret or os.environ.get(SECRET_VARIABLE)
     if secret:   # only the instructor's secret can sign it again after an edit
         manifest["hmac"] = _signature(digests, secret)

@@ -15,6 +15,7 @@ import random
 import sys
 import traceback
 import warnings
+from typing import cast
 
 import numpy as np
 import torch
@@ -52,7 +53,7 @@ def reset_global_state() -> None:
     _manual_seed(0)
     random.seed(0)
     np.random.seed(0)
-    warnings.filters[:] = _WARNING_FILTERS
+    cast(list, warnings.filters)[:] = _WARNING_FILTERS   # a list, which the stubs declare a Sequence
 
 
 def rng_digest() -> str:
@@ -95,9 +96,9 @@ def _error_record(error: BaseException, learner_file: str | None) -> Raised:
     stub_line = last is not None and (last.line or "").strip().startswith("raise NotImplementedError") \
         and not os.path.realpath(last.filename).startswith(_TORCH_DIR) \
         and (learner_path is None or os.path.realpath(last.filename) == learner_path)
-    record = {"type": type(error).__name__, "message": text,
-              "todo": type(error) is NotImplementedError and stub_line,
-              "exit": not isinstance(error, Exception)}
+    record: Raised = {"type": type(error).__name__, "message": text,
+                      "todo": type(error) is NotImplementedError and stub_line,
+                      "exit": not isinstance(error, Exception)}
     if isinstance(error, SyntaxError):
         record["message"], record["line"] = str(error.msg), error.lineno
     if frame:
@@ -196,7 +197,7 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
     reset_global_state()
     args, kwargs = case.build(seed, target)
     names = parameter_names(fn, len(args)) + list(kwargs)
-    observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
+    observation: Observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
     before = _identities(args, kwargs)
     rng_before = rng_digest() if "rng" in spec.aspects else None
     result, error, printed = call(fn, args, kwargs, learner_file)

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Collection
 
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 _PR_SET_CHILD_SUBREAPER = 36
@@ -75,7 +76,7 @@ def hide_from_same_user() -> bool:
 
 def children_of(pid: int) -> list[int]:
     """Linux: the processes whose parent is ``pid`` (empty elsewhere)."""
-    found = []
+    found: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -95,7 +96,7 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
-def kill_orphans(spare: set[int] = frozenset()) -> None:
+def kill_orphans(spare: Collection[int] = frozenset()) -> None:
     """Kill every child of this process except ``spare`` (re-parented orphans of learner code),
     until none is left; reap them so that none lingers as a zombie."""
     me = os.getpid()

@@ -19,7 +19,7 @@ class Raised(TypedDict, total=False):
     message: str
     todo: bool          # the learner's own stub line raised NotImplementedError
     exit: bool          # SystemExit, KeyboardInterrupt or another BaseException that is not an Exception
-    line: int           # a SyntaxError's line
+    line: int | None    # a SyntaxError's line (None when it has none)
     where: str          # "file:line: code" of the learner's frame
 
 

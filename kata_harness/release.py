@@ -76,6 +76,7 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
         raise ReleaseError(f"a secret was given but there is no {hidden.HIDDEN_KEY_NAME}: run "
                            f"`KATA_SECRET=... python grade.py freeze` first")
     if exists:
+        assert secret is not None   # refused above otherwise
         try:
             hidden.decrypt(secret)
         except hidden.HiddenKeyError as problem:
@@ -123,6 +124,7 @@ def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | No
                                                                for kata in key.katas}})
     answer_key.write(capped, out / "tests" / "answer_key.dat")
     if (out / hidden.HIDDEN_KEY_NAME).exists():
+        assert secret is not None   # copied from this project, whose hidden key check_hidden_key would not pass without it
         payload = hidden.decrypt(secret)
         hidden.write_key(secret, payload["extras"], payload["observations"], out)
 

@@ -161,6 +161,7 @@ def pitfall_text(info: FunctionInfo, found: Difference | None, label: str | None
     """The pitfall that explains ``found``, with the lesson section to read."""
     aspect = found.aspect if found else "default"
     if aspect == "name_error":
+        assert found is not None   # aspect is "default" without a difference
         return _name_error_text(found, lang) + lesson_text(info.section, lang)
     text = info.pitfall(aspect, label)
     if text is None:
@@ -216,6 +217,7 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
         key, fields = verdict.reason
         return Explanation(lang, called, message(key, lang, **{"file": file, "function": info.name, **fields}),
                            printed=printed)
+    assert verdict.difference is not None   # judge gives every failure its difference
     return Explanation(lang, called, _difference_text(verdict.difference, lang),
                        pitfall_text(info, verdict.difference, verdict.label, lang),
                        info.hint(1, lang) if info.hints else "", printed)

@@ -62,7 +62,7 @@ def _python_folders() -> list[str]:
     folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
     folders.update(p for p in sys.path if p and os.path.isdir(p))
     root = str(ROOT)
-    chosen = []
+    chosen: list[str] = []
     for folder in sorted(os.path.realpath(f) for f in folders):
         inside_project = folder == root or folder.startswith(root + os.sep)
         if inside_project and not os.path.exists(os.path.join(folder, "pyvenv.cfg")) \
@@ -95,8 +95,8 @@ def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str
     args += ["--ro-bind", str(package), str(package)]
     for spec in sorted(Path(tests_dir).glob("test_*.py")):
         args += ["--ro-bind", str(spec), str(spec)]
-    for folder in solutions:
-        args += ["--ro-bind", str(folder), str(folder)]
+    for solution in solutions:
+        args += ["--ro-bind", str(solution), str(solution)]
     for device in _gpu_devices():
         args += ["--dev-bind", device, device]
     for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
