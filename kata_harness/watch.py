@@ -23,6 +23,8 @@ from .grading import Grading, grade
 from .integrity import Integrity
 from .messages import message
 
+RESERVES = 2   # warm learner children kept ready between saves
+
 
 class FileEvents:
     """Wakes up when a file in ``folder`` changes (native file events), or after ``interval`` seconds."""
@@ -83,18 +85,19 @@ class Watcher:
         self.lang, self.shown, self.expected = lang, shown, expected
         self.integrity, self.colour, self.sandboxed, self.out = integrity, colour, sandboxed, out or sys.stdout
         self.grading = Grading()
-        self.spare: Child | None = None
+        self.spares: list[Child] = []   # warm children in reserve, oldest first
 
     def _spawn(self) -> Child:
         return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
 
     def _learner(self) -> Child:
-        child, self.spare = self.spare or self._spawn(), None
-        return child
+        return self.spares.pop(0) if self.spares else self._spawn()
 
     def _refill(self) -> None:
-        if self.spare is None:
-            self.spare = self._spawn()
+        # A reserve child needs a few seconds to load torch and its lazy parts; with two, the one a
+        # save uses was started a whole edit earlier, so it is ready even when saves come quickly.
+        while len(self.spares) < RESERVES:
+            self.spares.append(self._spawn())
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
@@ -124,9 +127,10 @@ class Watcher:
         print(formats.summary_line(every, self.lang), file=self.out, flush=True)
 
     def stop(self) -> None:
-        """Stop the reserve child."""
-        if self.spare:
-            self.spare.stop()
+        """Stop the reserve children."""
+        for spare in self.spares:
+            spare.stop()
+        self.spares = []
 
 
 def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
