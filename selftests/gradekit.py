@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,3 +90,16 @@ def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subproces
     """Run ``root``'s own ``grade.py ARGS`` from ``root`` (text output)."""
     return subprocess.run([sys.executable, str(root / "grade.py"), *args], capture_output=True, text=True,
                           timeout=timeout, cwd=root, **options)
+
+
+def read_until(process, marker: str, timeout: float = 120) -> str:
+    """The lines a running grade.py (watch) prints, up to the first that holds ``marker``."""
+    seen, until = [], time.monotonic() + timeout
+    while time.monotonic() < until:
+        line = process.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if marker in line:
+            return "".join(seen)
+    raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")

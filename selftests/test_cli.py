@@ -8,7 +8,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -16,7 +15,7 @@ from kata_harness import answer_key, curriculum, hidden
 from kata_harness.cli import build_parser
 from kata_harness.curriculum import load_curriculum, tomllib
 from kata_harness.integrity import MANIFEST_NAME
-from selftests.gradekit import ROOT, grade_json, project_copy, run, run_in, statuses
+from selftests.gradekit import ROOT, grade_json, project_copy, read_until, run, run_in, statuses
 
 CURRICULUM = load_curriculum()
 SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "check")
@@ -116,18 +115,6 @@ def test_grade_and_pytest_report_a_stale_kata_alike(tmp_path):
 
 # --- watch -------------------------------------------------------------------------------------------
 
-def _read_until(process, marker: str, timeout: float = 120) -> str:
-    seen, until = [], time.monotonic() + timeout
-    while time.monotonic() < until:
-        line = process.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        if marker in line:
-            return "".join(seen)
-    raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
-
-
 def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
     project = project_copy(tmp_path / "project", reference=False)
     kata, function = _first()
@@ -142,7 +129,7 @@ def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
                                 "--against", "answer-key", "--poll", "--interval", "0.2"], cwd=project,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        first = _read_until(process, "watching")
+        first = read_until(process, "watching")
         assert "2 more checks run only in official grading" in first
         assert f"score 0/{sum(f.points for f in kata.functions)}" in first
     finally:

@@ -6,14 +6,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from kata_harness import formats
 from kata_harness.curriculum import load_curriculum
 from kata_harness.reset import BACKUPS
-from selftests.gradekit import ROOT, run
+from selftests.gradekit import ROOT, read_until, run
 
 K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
@@ -26,34 +25,21 @@ def solutions(tmp_path):
     return folder
 
 
-def _read_until(process, marker: str, timeout: float = 120) -> str:
-    seen = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        if marker in line:
-            return "".join(seen)
-    raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
-
-
 @pytest.mark.parametrize("mode", ["file events", "polling"])
 def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
     command = [sys.executable, "grade.py", "watch", "k01", "--solutions", str(solutions), "--lang", "en",
                "--interval", "0.2"] + (["--poll"] if mode == "polling" else [])
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        first = _read_until(process, "watching")
+        first = read_until(process, "watching")
         assert f"score 0/{K01_POINTS}" in first and f"({mode})" in first
         shutil.copy(ROOT / "reference" / "k01_creation.py", solutions / "k01_creation.py")
-        solved = _read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=30)
+        solved = read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=30)
         assert "✓ mask_like" in solved
         broken = (ROOT / "reference" / "k01_creation.py").read_text().replace(
             "torch.full(shape, value, dtype=torch.float32)", "torch.full(shape, value)")
         (solutions / "k01_creation.py").write_text(broken)
-        again = _read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=30)
+        again = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=30)
         assert "Next: k01_creation.filled" in again and "int64" in again and "Hint:" in again
         process.send_signal(signal.SIGINT)
         rest, _ = process.communicate(timeout=30)
