@@ -126,7 +126,7 @@ def watch(args, *, started: float) -> int:
     """``grade.py watch [SELECTOR ...]``: re-grade a kata every time its file is saved, against
     the source ``--against`` chooses."""
     from . import formats, hidden, integrity, sandbox
-    from .watch import Watcher
+    from .watch import Display, Watcher
     from .watch import watch as run_watch
 
     lang = args.lang or default_language()
@@ -135,9 +135,9 @@ def watch(args, *, started: float) -> int:
     expected = expectations_for(args.against, lang)
     # Watching is practice: the hidden checks never run here, and the report says how many there are.
     cases = hidden.prepare(None, False, functions, expected)
-    watcher = Watcher(katas, functions, solutions, lang=lang, shown=args.solutions.rstrip("/"), expected=expected,
-                      integrity=integrity.check(), colour=formats.use_colour(sys.stdout),
-                      sandboxed=sandbox.mode() == sandbox.BUBBLEWRAP, hidden_not_run=cases.not_run)
+    display = Display(lang, args.solutions.rstrip("/"), integrity.check(), colour=formats.use_colour(sys.stdout),
+                      hidden_not_run=cases.not_run)
+    watcher = Watcher(katas, functions, solutions, expected, display, sandboxed=sandbox.mode() == sandbox.BUBBLEWRAP)
     return run_watch(watcher, interval=args.interval, use_events=not args.poll)
 
 

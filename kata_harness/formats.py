@@ -71,7 +71,7 @@ def integrity_text(integrity: Integrity, lang: str) -> str:
     return message("integrity.changed", lang, files=", ".join(integrity.modified), paths=" ".join(folders))
 
 
-def text(doc: dict, katas: list[KataInfo], grading: Grading, *, lang: str, solutions: str,
+def text(doc: dict, katas: list[KataInfo], *, lang: str,
          integrity: Integrity | None = None, colour: bool = False, summary: bool = True,
          next_from: dict | None = None) -> str:
     """The learner's view: a table per kata with its progress, what to do next (looked for in
@@ -151,9 +151,9 @@ def render_as(output_format: str, doc: dict, katas: list[KataInfo], functions: l
     if output_format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
         return json.dumps({"classroom": official.classroom(doc, infos, grading, solutions=solutions, shown=shown,
                                                            tampered=tampered),
-                           "text": text(doc, katas, grading, lang=lang, solutions=shown, integrity=integrity),
+                           "text": text(doc, katas, lang=lang, integrity=integrity),
                            "markdown": summary.markdown(doc, katas, lang=lang, warning=tampered)}, ensure_ascii=False)
-    shown_text = text(doc, katas, grading, lang=lang, solutions=shown, integrity=integrity, colour=colour)
+    shown_text = text(doc, katas, lang=lang, integrity=integrity, colour=colour)
     if doc.get("sandbox") == "none":
         shown_text += "\n" + message("sandbox.none", lang)
     return shown_text

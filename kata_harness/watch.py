@@ -13,7 +13,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from . import formats
 from .channel import Child
@@ -74,16 +76,27 @@ def _stamp(path: Path):
         return None
 
 
+@dataclass
+class Display:
+    """How watch shows its verdicts: in which language, naming the solutions folder as ``shown``,
+    with the integrity warning and colour where due, and the practice line for the
+    ``hidden_not_run`` checks only official grading runs."""
+
+    lang: str
+    shown: str
+    integrity: Integrity
+    colour: bool = False
+    hidden_not_run: int = 0
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+
+
 class Watcher:
     """Keeps the verdicts of every watched function and re-grades one kata at a time."""
 
-    def __init__(self, katas: list[KataInfo], functions: list[FunctionInfo], solutions: Path, *, lang: str,
-                 shown: str, expected, integrity: Integrity, colour: bool, sandboxed: bool, out=None,
-                 hidden_not_run: int = 0):
+    def __init__(self, katas: list[KataInfo], functions: list[FunctionInfo], solutions: Path, expected,
+                 display: Display, *, sandboxed: bool):
         self.katas, self.functions, self.solutions = katas, functions, solutions
-        self.hidden_not_run = hidden_not_run   # checks of the watched functions that only official grading runs
-        self.lang, self.shown, self.expected = lang, shown, expected
-        self.integrity, self.colour, self.sandboxed, self.out = integrity, colour, sandboxed, out or sys.stdout
+        self.expected, self.display, self.sandboxed = expected, display, sandboxed
         self.grading = Grading()
         self.spares: list[Child] = []   # warm children in reserve, oldest first
 
@@ -117,14 +130,15 @@ class Watcher:
         self._show(chosen)
 
     def _show(self, shown: list[FunctionInfo]) -> None:
-        every = formats.document(self.katas, self.functions, self.grading, lang=self.lang, solutions=self.shown)
-        part = formats.document(self.katas, shown, self.grading, lang=self.lang, solutions=self.shown)
-        part["hidden_checks_not_run"] = self.hidden_not_run   # the practice line grade.py prints too
-        body = formats.text(part, self.katas, self.grading, lang=self.lang, solutions=self.shown,
-                            integrity=self.integrity, colour=self.colour, summary=False, next_from=every)
-        print(f"\n── {time.strftime('%H:%M:%S')} " + "─" * 40, file=self.out)
-        print(body, file=self.out)
-        print(formats.summary_line(every, self.lang), file=self.out, flush=True)
+        view = self.display
+        every = formats.document(self.katas, self.functions, self.grading, lang=view.lang, solutions=view.shown)
+        part = formats.document(self.katas, shown, self.grading, lang=view.lang, solutions=view.shown)
+        part["hidden_checks_not_run"] = view.hidden_not_run   # the practice line grade.py prints too
+        body = formats.text(part, self.katas, lang=view.lang, integrity=view.integrity, colour=view.colour,
+                            summary=False, next_from=every)
+        print(f"\n── {time.strftime('%H:%M:%S')} " + "─" * 40, file=view.out)
+        print(body, file=view.out)
+        print(formats.summary_line(every, view.lang), file=view.out, flush=True)
 
     def stop(self) -> None:
         """Stop the reserve children."""
@@ -141,8 +155,8 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     try:
         stamps = {kata: _stamp(path) for kata, path in files.items()}
         watcher.grade_all()
-        print(message("watch.waiting", watcher.lang, folder=watcher.shown, mode=events.mode), file=watcher.out,
-              flush=True)
+        print(message("watch.waiting", watcher.display.lang, folder=watcher.display.shown, mode=events.mode),
+              file=watcher.display.out, flush=True)
         while True:
             events.wait()
             for kata, path in files.items():
@@ -151,7 +165,7 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
                     stamps[kata] = stamp
                     watcher.regrade(kata)
     except KeyboardInterrupt:
-        print("\n" + message("watch.bye", watcher.lang), file=watcher.out, flush=True)
+        print("\n" + message("watch.bye", watcher.display.lang), file=watcher.display.out, flush=True)
         return 0
     finally:
         events.close()
