@@ -205,31 +205,65 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     ``expected()`` gives the expected observations; it is called only if something needs grading.
     ``extras``: the hidden cases of official grading (``expected()`` holds their observations too)."""
     submissions = collect(directory, {f.kata for f in functions})
-    cache_path = out.with_name(out.name + ".cache.json")
-    try:
-        cache = json.loads(read_regular(cache_path))
-    except (OSError, ValueError):
-        cache = {}
     rows: dict[str, dict] = {}
-    todo: queue.Queue[Submission] = queue.Queue()
+    with_katas = []
     for submission in submissions:
         for note in submission.notes:
             print(f"{submission.name}: {note}", file=log)
         if submission.files is None:
             rows[submission.name] = row_for(submission, functions, None)
         else:
-            todo.put(submission)
-    graded = todo.qsize()
-    table = expected() if graded else {}
-    state = state_digest(table, function_timeout, sandboxed) if graded else None
-    cached = cache.get("rows", {}) if isinstance(cache, dict) and cache.get("state") == state else {}
-    for submission in list(todo.queue):
+            with_katas.append(submission)
+    table = expected() if with_katas else {}
+    state = state_digest(table, function_timeout, sandboxed) if with_katas else None
+    cached = _cached_rows(out, state)
+    todo = []
+    for submission in with_katas:
         previous = cached.get(submission.name)
         if isinstance(previous, dict) and previous.get("digest") == submission.digest:
             rows[submission.name] = {**previous["row"], "notes": "; ".join(submission.notes)}
-            todo.queue.remove(submission)
-    reused, graded = graded - todo.qsize(), todo.qsize()
-    progress = Progress(graded, log) if graded else None
+        else:
+            todo.append(submission)
+    rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
+                                   sandboxed=sandboxed, log=log, extras=extras))
+    ordered = [rows[s.name] for s in submissions]
+    _write_atomically(out, _gradebook(out, ordered, functions))
+    if state is not None:
+        _write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
+            s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas}}).encode())
+    reused = len(with_katas) - len(todo)
+    print(f"{len(submissions)} submissions: {len(todo)} graded, {reused} unchanged (results reused), "
+          f"{len(submissions) - len(with_katas)} without katas -> {out}", file=log)
+    return ordered
+
+
+def _cache_path(out: Path) -> Path:
+    return out.with_name(out.name + ".cache.json")
+
+
+def _cached_rows(out: Path, state: str | None) -> dict:
+    """The rows of the last run, if it graded in the same ``state`` (else none can be reused)."""
+    try:
+        cache = json.loads(read_regular(_cache_path(out)))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(cache, dict) or state is None or cache.get("state") != state:
+        return {}
+    rows = cache.get("rows", {})
+    return rows if isinstance(rows, dict) else {}
+
+
+def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,
+                       function_timeout: float, sandboxed: bool, log, extras: dict | None) -> dict[str, dict]:
+    """The gradebook rows of the ``todo`` submissions, graded by ``jobs`` workers (each with its own
+    zygote and staging folder)."""
+    rows: dict[str, dict] = {}
+    if not todo:
+        return rows
+    waiting: queue.Queue[Submission] = queue.Queue()
+    for submission in todo:
+        waiting.put(submission)
+    progress = Progress(len(todo), log)
     lock = threading.Lock()
 
     def work() -> None:
@@ -237,7 +271,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
         try:
             while True:
                 try:
-                    submission = todo.get_nowait()
+                    submission = waiting.get_nowait()
                 except queue.Empty:
                     return
                 assert submission.files is not None   # only submissions with kata files are queued
@@ -246,24 +280,16 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
                                function_timeout=function_timeout, extras=extras)
                 with lock:
                     rows[submission.name] = row_for(submission, functions, result.verdicts)
-                assert progress is not None   # workers run only when there is something to grade
                 progress.step(submission.name)
         finally:
             worker.close()
 
-    workers = [threading.Thread(target=work) for _ in range(max(1, min(jobs, graded)))] if graded else []
+    workers = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(todo))))]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    ordered = [rows[s.name] for s in submissions]
-    _write_atomically(out, _gradebook(out, ordered, functions))
-    if state is not None:
-        _write_atomically(cache_path, json.dumps({"state": state, "rows": {
-            s.name: {"digest": s.digest, "row": rows[s.name]} for s in submissions if s.files is not None}}).encode())
-    print(f"{len(submissions)} submissions: {graded} graded, {reused} unchanged (results reused), "
-          f"{len(submissions) - graded - reused} without katas -> {out}", file=log)
-    return ordered
+    return rows
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
