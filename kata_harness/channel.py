@@ -32,6 +32,7 @@ from .files import ROOT
 
 LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations on every device)
 OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
+WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
 
 # The child imports its harness from this project's folder (never from an installed copy and never
 # with the project or the current folder on its import path, where a stray torch.py would shadow torch).
@@ -174,7 +175,15 @@ class Child:
 
     def next_event(self, timeout: float) -> Event | None:
         """The next event, None at end of stream, or raises queue.Empty after ``timeout``."""
-        return self.events.get(timeout=max(timeout, 0.0))
+        until = time.monotonic() + max(timeout, 0.0)
+        while True:
+            # Short waits: Ctrl-C (SIGINT) may reach another thread, and the main thread only
+            # raises KeyboardInterrupt once it wakes up.
+            try:
+                return self.events.get(timeout=min(max(until - time.monotonic(), 0.0), WAKE_UP))
+            except queue.Empty:
+                if time.monotonic() >= until:
+                    raise
 
     def alive(self) -> bool:
         """Whether the process still runs."""
