@@ -25,7 +25,7 @@ from .grading import Grading, grade
 from .integrity import Integrity
 from .messages import message
 
-RESERVES = 2   # warm learner children kept ready between saves
+RESERVES = 1   # warm learner children kept ready between saves (see README, Speed)
 
 
 class FileEvents:
@@ -107,8 +107,8 @@ class Watcher:
         return self.spares.pop(0) if self.spares else self._spawn()
 
     def _refill(self) -> None:
-        # A reserve child needs a few seconds to load torch and its lazy parts; with two, the one a
-        # save uses was started a whole edit earlier, so it is ready even when saves come quickly.
+        # A reserve child needs a few seconds to load torch and its lazy parts: a save that comes
+        # sooner waits for the rest of that.
         while len(self.spares) < RESERVES:
             self.spares.append(self._spawn())
 
