@@ -85,6 +85,8 @@ def _end_on_signal() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
+    # Ctrl-C always stops grade.py, even when a parent started it with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def main(argv: list[str]) -> int:
