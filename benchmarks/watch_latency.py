@@ -1,6 +1,6 @@
 """Watch mode's save-to-verdict latency against a cold `python grade.py KATA`, side by side.
 
-    python benchmarks/watch_latency.py [--kata k01] [--saves 7]
+    python benchmarks/watch_latency.py [--kata k01] [--saves 7] [--pause 3]
 
 Starts `grade.py watch KATA` on a scratch copy of the stubs, then saves the kata file
 alternately as the reference and as the stub, and measures the time from each save to the
@@ -39,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kata", default="k01_creation")
     parser.add_argument("--saves", type=int, default=7)
+    parser.add_argument("--pause", type=float, default=3.0, help="seconds between a verdict and the next save")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         solutions = Path(scratch) / "katas"
@@ -53,7 +54,7 @@ def main() -> None:
         _wait_for(lines, "watching")
         latencies = []
         for number in range(args.saves):
-            time.sleep(3)   # a person reads the verdict; meanwhile the reserve children warm up
+            time.sleep(args.pause)   # a person reads the verdict
             while not lines.empty():   # a save can be seen as two changes: drop the second's lines
                 lines.get_nowait()
             saved = time.perf_counter()

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -45,6 +46,7 @@ CHILD_CODE = (
     "from kata_harness.child import main; main(sys.argv[2:])"
 )
 
+_OUTPUT_MARK = re.compile("\x00job ([0-9A-Za-z]+)\x00")   # child.OUTPUT_MARK, decoded
 _LIVE: set = set()          # every child process started and not yet stopped (for stop_all)
 _LIVE_LOCK = threading.Lock()
 
@@ -134,6 +136,7 @@ class Child:
             _LIVE.add(self)
         self.events: queue.Queue = queue.Queue()
         self.output_tail = ""
+        self.output_job = ""    # a zygote's: the job whose output ``output_tail`` holds
         self.zygote = zygote
         threading.Thread(target=self._read_events, daemon=True).start()
         threading.Thread(target=self._drain_output, daemon=True).start()
@@ -162,7 +165,14 @@ class Child:
         # Keep only a short tail: a learner printing 50 MB must not fill memory or the report.
         stderr = cast(io.BufferedReader, self.process.stderr)   # stderr=PIPE, buffered: a BufferedReader
         for chunk in iter(lambda: stderr.read1(65536), b""):
-            self.output_tail = (self.output_tail + chunk.decode("utf-8", "replace"))[-OUTPUT_TAIL:]
+            tail = self.output_tail + chunk.decode("utf-8", "replace")
+            if self.zygote:
+                # A zygote marks where each job's output starts: keep only what follows the last mark
+                # (a learner can forge marks, but only to hide its own output).
+                marks = list(_OUTPUT_MARK.finditer(tail))
+                if marks:
+                    self.output_job, tail = marks[-1].group(1), tail[marks[-1].end():]
+            self.output_tail = tail[-OUTPUT_TAIL:]
 
     def send(self, job: dict) -> None:
         """Send a job (one JSON line) to the child."""
@@ -254,12 +264,16 @@ class Zygote:
         self.process: Child | None = None
         self.jobs = 0
 
-    def fork(self) -> "ForkedChild":
-        """A fresh child for one job (starting a new zygote if the last one is gone)."""
+    def start(self) -> None:
+        """Start the zygote now if none runs (it loads torch while the caller goes on)."""
         if self.process is None or not self.process.alive():
             if self.process is not None:
                 self.process.stop()
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, zygote=True)
+
+    def fork(self) -> "ForkedChild":
+        """A fresh child for one job (starting a new zygote if the last one is gone)."""
+        self.start()
         return ForkedChild(self)
 
     def stop(self) -> None:
@@ -281,8 +295,11 @@ class ForkedChild:
 
     @property
     def output_tail(self) -> str:
-        """The zygote's output tail (its forked children share it)."""
-        return self.process.output_tail
+        """The end of what this job printed (the zygote's output after its mark for this job)."""
+        until = time.monotonic() + 0.5   # the output pipe is read by a thread of its own: let it catch up
+        while self.process.output_job != self.job and time.monotonic() < until:
+            time.sleep(0.01)
+        return self.process.output_tail if self.process.output_job == self.job else ""
 
     def send(self, job: dict) -> None:
         """Send the job to the zygote, which forks a fresh child for it."""

@@ -18,6 +18,8 @@ import sys
 
 from . import sandbox
 
+OUTPUT_MARK = b"\x00job %s\x00"   # a zygote's mark in the output pipe before each job (see channel)
+
 
 class _ReferenceGuard:
     """Refuses ``import reference`` from learner code (the answer is not theirs to import)."""
@@ -85,6 +87,11 @@ def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> 
             job = json.loads(line)
         except ValueError:
             continue
+        # Marks where this job's output starts in the shared output pipe, so that a crash is
+        # explained with its own output only (never an earlier job's).
+        job_id = str(job.get("job", ""))
+        if job_id.isalnum():
+            os.write(2, OUTPUT_MARK % job_id.encode())
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:

@@ -1,11 +1,12 @@
 """``grade.py watch``: re-grade a kata each time its file is saved.
 
-A learner child is always kept in reserve, torch imported and warmed up, so that a save costs
-only the checks of that kata. Each re-grade still runs in a fresh process (the reserve is used
-once, and the next one starts while the learner reads the verdict), so learner code never
-lingers between runs. File events come from the operating system through ``watchfiles``
-(inotify, FSEvents, ReadDirectoryChangesW) where it is installed; the files are also polled,
-which covers network drives and WSL, where events do not arrive.
+A save costs only the checks of that kata, never the import of torch: on Linux a warm zygote
+(``channel.Zygote``, torch imported and warmed up) forks a fresh child for each re-grade; where
+forking torch is not safe (macOS, Windows) a warm child is kept in reserve instead, used once, and
+the next one starts while the learner reads the verdict. Either way each re-grade runs in a fresh
+process, so learner code never lingers between runs. File events come from the operating system
+through ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW) where it is installed; the files
+are also polled, which covers network drives and WSL, where events do not arrive.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from pathlib import Path
 from typing import TextIO
 
 from . import formats
-from .channel import Child
+from .channel import Child, GradingChild, Zygote, can_fork
 from .curriculum import FunctionInfo, KataInfo
 from .expectations import Recorded
 from .grading import Grading, grade
 from .integrity import Integrity
 from .messages import message
 
-RESERVES = 1   # warm learner children kept ready between saves (see README, Speed)
+RESERVES = 1   # warm learner children kept ready between saves where there is no zygote (see README, Speed)
 
 
 class FileEvents:
@@ -76,6 +77,15 @@ def _stamp(path: Path):
         return None
 
 
+def _identity(folder: Path):
+    """Which folder ``folder`` is now (device and inode), or None when it is missing."""
+    try:
+        info = folder.stat()
+        return info.st_dev, info.st_ino
+    except OSError:
+        return None
+
+
 @dataclass
 class Display:
     """How watch shows its verdicts: in which language, naming the solutions folder as ``shown``,
@@ -98,19 +108,31 @@ class Watcher:
         self.katas, self.functions, self.solutions = katas, functions, solutions
         self.expected, self.display, self.sandboxed = expected, display, sandboxed
         self.grading = Grading()
-        self.spares: list[Child] = []   # warm children in reserve, oldest first
+        self.zygote = Zygote(sandboxed=sandboxed, solutions=(solutions,)) if can_fork() else None
+        self.folder = _identity(solutions)   # the folder the zygote was started with
+        self.spares: list[Child] = []   # warm children in reserve (no zygote), oldest first
 
-    def _spawn(self) -> Child:
+    def _spawn(self) -> GradingChild:
+        if self.zygote is not None:
+            return self.zygote.fork()
         return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
 
-    def _learner(self) -> Child:
+    def _learner(self) -> GradingChild:
+        if self.zygote is not None and _identity(self.solutions) != self.folder:
+            # The folder was replaced (a checkout, a restore): a sandboxed zygote still sees the old one.
+            self.zygote.stop()
+            self.folder = _identity(self.solutions)
         return self.spares.pop(0) if self.spares else self._spawn()
 
     def _refill(self) -> None:
-        # A reserve child needs a few seconds to load torch and its lazy parts: a save that comes
-        # sooner waits for the rest of that.
+        # A new zygote or reserve child needs a few seconds to load torch and its lazy parts: a
+        # save that comes sooner waits for the rest of that. A zygote is only replaced after a job
+        # that had to be cut short took it down.
+        if self.zygote is not None:
+            self.zygote.start()
+            return
         while len(self.spares) < RESERVES:
-            self.spares.append(self._spawn())
+            self.spares.append(Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True))
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
@@ -141,7 +163,9 @@ class Watcher:
         print(formats.summary_line(every, view.lang), file=view.out, flush=True)
 
     def stop(self) -> None:
-        """Stop the reserve children."""
+        """Stop the zygote or the reserve children."""
+        if self.zygote is not None:
+            self.zygote.stop()
         for spare in self.spares:
             spare.stop()
         self.spares = []

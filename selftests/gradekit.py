@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -93,13 +95,38 @@ def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subproces
 
 
 def read_until(process, marker: str, timeout: float = 120) -> str:
-    """The lines a running grade.py (watch) prints, up to the first that holds ``marker``."""
-    seen, until = [], time.monotonic() + timeout
-    while time.monotonic() < until:
-        line = process.stdout.readline()
-        if not line:
+    """The lines a running grade.py (watch) prints, up to the first that holds ``marker``; fails
+    after ``timeout`` seconds even when the process prints nothing at all."""
+    if process not in _LINES:
+        _LINES[process] = queue.Queue()
+        threading.Thread(target=_read_lines, args=(process, _LINES[process]), daemon=True).start()
+    lines, seen, until = _LINES[process], [], time.monotonic() + timeout
+    while True:
+        try:
+            line = lines.get(timeout=max(until - time.monotonic(), 0))
+        except queue.Empty:
+            break
+        if line is None:
             break
         seen.append(line)
         if marker in line:
             return "".join(seen)
     raise AssertionError(f"no '{marker}' in:\n{''.join(seen)}")
+
+
+def rest_of_output(process, timeout: float = 30) -> str:
+    """What a process that ``read_until`` followed prints until it ends (within ``timeout`` seconds)."""
+    process.wait(timeout=timeout)
+    lines, rest = _LINES.pop(process), []
+    for line in iter(lambda: lines.get(timeout=timeout), None):
+        rest.append(line)
+    return "".join(rest)
+
+
+_LINES: dict = {}   # a running process's output lines, read by a thread of its own
+
+
+def _read_lines(process, into: queue.Queue) -> None:
+    for line in iter(process.stdout.readline, ""):
+        into.put(line)
+    into.put(None)

@@ -15,7 +15,7 @@ from kata_harness import answer_key, curriculum, hidden
 from kata_harness.cli import build_parser
 from kata_harness.curriculum import load_curriculum, tomllib
 from kata_harness.integrity import MANIFEST_NAME
-from selftests.gradekit import ROOT, grade_json, project_copy, read_until, run, run_in, statuses
+from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
 
 CURRICULUM = load_curriculum()
 SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "check")
@@ -134,7 +134,7 @@ def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
         assert f"score 0/{sum(f.points for f in kata.functions)}" in first
     finally:
         process.kill()
-        process.communicate(timeout=30)
+        rest_of_output(process)
 
 
 # --- check -------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from kata_harness import formats
 from kata_harness.curriculum import load_curriculum
 from kata_harness.reset import BACKUPS
-from selftests.gradekit import ROOT, read_until, run
+from selftests.gradekit import ROOT, read_until, rest_of_output, run
 
 K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
@@ -42,9 +42,43 @@ def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
         again = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=30)
         assert "Next: k01_creation.filled" in again and "int64" in again and "Hint:" in again
         process.send_signal(signal.SIGINT)
-        rest, _ = process.communicate(timeout=30)
+        rest = rest_of_output(process)
         assert process.returncode == 0 and "stopped watching" in rest and "Traceback" not in rest
         assert (solutions / "k01_creation.py").read_text() == broken
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_watch_survives_a_hang_and_explains_a_crash_with_its_own_output_only(solutions):
+    """A save that crashes shows what that run wrote, never an earlier run's output (on Linux the
+    runs share a zygote); a save that hangs is cut short, and the next save is graded as usual;
+    a folder replaced as a whole is graded anew."""
+    reference = (ROOT / "reference" / "k01_creation.py").read_text()
+    kata = solutions / "k01_creation.py"
+    command = [sys.executable, "grade.py", "watch", "k01", "--solutions", str(solutions), "--lang", "en",
+               "--interval", "0.2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        read_until(process, "watching")
+        kata.write_text(reference + "\nimport os\nos.write(1, b'EARLIER-RUN-OUTPUT')\n")
+        read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=60)
+        kata.write_text(reference + "\ndef filled(shape, value):\n    import os\n    os.write(1, b'THIS-RUN-OUTPUT')\n"
+                                    "    os._exit(7)\n")
+        crashed = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=60)
+        assert "THIS-RUN-OUTPUT" in crashed and "EARLIER-RUN-OUTPUT" not in crashed, crashed
+        kata.write_text(reference + "\ndef filled(shape, value):\n    while True:\n        pass\n")
+        hung = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=60)
+        assert "filled" in hung and "took longer" in hung, hung
+        kata.write_text(reference)
+        read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=60)
+        # The folder replaced as a whole (a checkout, a restore): the new files are graded.
+        solutions.rename(solutions.with_name("old-katas"))
+        shutil.copytree(ROOT / "katas", solutions)
+        read_until(process, f"score 0/{K01_POINTS}", timeout=60)
+        process.send_signal(signal.SIGINT)
+        rest_of_output(process)
+        assert process.returncode == 0
     finally:
         if process.poll() is None:
             process.kill()

@@ -14,13 +14,12 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
 from kata_harness.curriculum import load_curriculum
-from selftests.gradekit import ROOT, solutions_from_reference
+from selftests.gradekit import ROOT, read_until, rest_of_output, solutions_from_reference
 
 K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")
 SHARED_WINLIKE = ROOT.parent / "shared" / "tools" / "winlike"
@@ -114,23 +113,13 @@ def test_watch_without_posix_apis(winlike, tmp_path):
     process = subprocess.Popen([sys.executable, str(ROOT / "grade.py"), "watch", "k01", "--solutions", str(solutions),
                                 "--lang", "en", "--interval", "0.2"], cwd=ROOT, env=winlike, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    seen = []
     try:
-        for wanted, action in (("watching", lambda: shutil.copy(ROOT / "reference" / "k01_creation.py",
-                                                               solutions / "k01_creation.py")),
-                               (f"score {K01_POINTS}/{K01_POINTS}", None)):
-            until = time.monotonic() + 120
-            while time.monotonic() < until:
-                line = process.stdout.readline()
-                seen.append(line)
-                if wanted in line:
-                    break
-            assert wanted in "".join(seen), "".join(seen)
-            if action:
-                action()
+        read_until(process, "watching")
+        shutil.copy(ROOT / "reference" / "k01_creation.py", solutions / "k01_creation.py")
+        read_until(process, f"score {K01_POINTS}/{K01_POINTS}")
         process.send_signal(signal.SIGINT)
-        rest, _ = process.communicate(timeout=30)
-        assert "Traceback" not in rest
+        rest = rest_of_output(process)
+        assert "Traceback" not in rest and process.returncode == 0
     finally:
         if process.poll() is None:
             process.kill()
