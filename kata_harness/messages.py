@@ -236,9 +236,13 @@ MESSAGES = {
     },
     "batch.no_sandbox": {
         "en": "batch: bubblewrap is not available, so submissions would run unsandboxed and could reach this "
-              "machine's files. Install it (Debian/Ubuntu: `apt-get install bubblewrap`) or pass --no-sandbox.",
+              "machine's files. Install it (Debian/Ubuntu: `apt-get install bubblewrap`) or pass --no-sandbox. "
+              "Installed but refused (Ubuntu 23.10 and newer restrict user namespaces)? Allow them: "
+              "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`.",
         "zh": "batch：没有可用的 bubblewrap，提交的代码将在没有沙箱的情况下运行，可以访问本机文件。"
-              "请安装它（Debian/Ubuntu：`apt-get install bubblewrap`），或加上 --no-sandbox。",
+              "请安装它（Debian/Ubuntu：`apt-get install bubblewrap`），或加上 --no-sandbox。"
+              "已安装却无法运行（Ubuntu 23.10 及更新版本限制了用户命名空间）？请允许："
+              "`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`。",
     },
     "skipped.not_in_key": {
         "en": "{device} checks skipped: the answer key was made without that device",
