@@ -113,8 +113,9 @@ class Watcher:
         self.spares: list[Child] = []   # warm children in reserve (no zygote), oldest first
 
     def _spawn(self) -> GradingChild:
-        if self.zygote is not None:
-            return self.zygote.fork()
+        return self.zygote.fork() if self.zygote is not None else self._warm_child()
+
+    def _warm_child(self) -> Child:
         return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
 
     def _learner(self) -> GradingChild:
@@ -132,7 +133,7 @@ class Watcher:
             self.zygote.start()
             return
         while len(self.spares) < RESERVES:
-            self.spares.append(Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True))
+            self.spares.append(self._warm_child())
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
