@@ -19,7 +19,6 @@ import io
 import json
 import os
 import queue
-import re
 import subprocess
 import sys
 import threading
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Protocol, cast
 
 from . import processes, sandbox
+from .child import OUTPUT_MARK_PATTERN
 from .files import ROOT
 
 LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations on every device)
@@ -46,7 +46,6 @@ CHILD_CODE = (
     "from kata_harness.child import main; main(sys.argv[2:])"
 )
 
-_OUTPUT_MARK = re.compile("\x00job ([0-9A-Za-z]+)\x00")   # child.OUTPUT_MARK, decoded
 _LIVE: set = set()          # every child process started and not yet stopped (for stop_all)
 _LIVE_LOCK = threading.Lock()
 
@@ -137,6 +136,7 @@ class Child:
         self.events: queue.Queue = queue.Queue()
         self.output_tail = ""
         self.output_job = ""    # a zygote's: the job whose output ``output_tail`` holds
+        self.output_changed = threading.Condition()
         self.zygote = zygote
         threading.Thread(target=self._read_events, daemon=True).start()
         threading.Thread(target=self._drain_output, daemon=True).start()
@@ -166,13 +166,15 @@ class Child:
         stderr = cast(io.BufferedReader, self.process.stderr)   # stderr=PIPE, buffered: a BufferedReader
         for chunk in iter(lambda: stderr.read1(65536), b""):
             tail = self.output_tail + chunk.decode("utf-8", "replace")
-            if self.zygote:
-                # A zygote marks where each job's output starts: keep only what follows the last mark
-                # (a learner can forge marks, but only to hide its own output).
-                marks = list(_OUTPUT_MARK.finditer(tail))
-                if marks:
-                    self.output_job, tail = marks[-1].group(1), tail[marks[-1].end():]
-            self.output_tail = tail[-OUTPUT_TAIL:]
+            with self.output_changed:
+                if self.zygote:
+                    # A zygote marks where each job's output starts: keep only what follows the last
+                    # mark (a learner can forge marks, but only to hide its own output).
+                    marks = list(OUTPUT_MARK_PATTERN.finditer(tail))
+                    if marks:
+                        self.output_job, tail = marks[-1].group(1), tail[marks[-1].end():]
+                self.output_tail = tail[-OUTPUT_TAIL:]
+                self.output_changed.notify_all()
 
     def send(self, job: dict) -> None:
         """Send a job (one JSON line) to the child."""
@@ -262,7 +264,6 @@ class Zygote:
     def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
         self.sandboxed, self.solutions = sandboxed, tuple(solutions)
         self.process: Child | None = None
-        self.jobs = 0
 
     def start(self) -> None:
         """Start the zygote now if none runs (it loads torch while the caller goes on)."""
@@ -296,10 +297,11 @@ class ForkedChild:
     @property
     def output_tail(self) -> str:
         """The end of what this job printed (the zygote's output after its mark for this job)."""
-        until = time.monotonic() + 0.5   # the output pipe is read by a thread of its own: let it catch up
-        while self.process.output_job != self.job and time.monotonic() < until:
-            time.sleep(0.01)
-        return self.process.output_tail if self.process.output_job == self.job else ""
+        process = self.process
+        with process.output_changed:
+            # The output pipe is read by a thread of its own: let it catch up with this job's mark.
+            ours = process.output_changed.wait_for(lambda: process.output_job == self.job, timeout=0.5)
+            return process.output_tail if ours else ""
 
     def send(self, job: dict) -> None:
         """Send the job to the zygote, which forks a fresh child for it."""

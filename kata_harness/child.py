@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from . import sandbox
 
-OUTPUT_MARK = b"\x00job %s\x00"   # a zygote's mark in the output pipe before each job (see channel)
+# A zygote's mark in the output pipe before each job; the parent (channel) keeps only what follows
+# the mark of the job it explains.
+OUTPUT_MARK = "\x00job {}\x00"
+OUTPUT_MARK_PATTERN = re.compile(OUTPUT_MARK.format("([0-9A-Za-z]+)"))
 
 
 class _ReferenceGuard:
@@ -91,7 +95,7 @@ def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> 
         # explained with its own output only (never an earlier job's).
         job_id = str(job.get("job", ""))
         if job_id.isalnum():
-            os.write(2, OUTPUT_MARK % job_id.encode())
+            os.write(2, OUTPUT_MARK.format(job_id).encode())
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:

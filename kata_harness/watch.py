@@ -26,8 +26,6 @@ from .grading import Grading, grade
 from .integrity import Integrity
 from .messages import message
 
-RESERVES = 1   # warm learner children kept ready between saves where there is no zygote (see README, Speed)
-
 
 class FileEvents:
     """Wakes up when a file in ``folder`` changes (native file events), or after ``interval`` seconds."""
@@ -110,7 +108,7 @@ class Watcher:
         self.grading = Grading()
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(solutions,)) if can_fork() else None
         self.folder = _identity(solutions)   # the folder the zygote was started with
-        self.spares: list[Child] = []   # warm children in reserve (no zygote), oldest first
+        self.spare: Child | None = None   # a warm child kept in reserve where there is no zygote
 
     def _spawn(self) -> GradingChild:
         return self.zygote.fork() if self.zygote is not None else self._warm_child()
@@ -123,7 +121,8 @@ class Watcher:
             # The folder was replaced (a checkout, a restore): a sandboxed zygote still sees the old one.
             self.zygote.stop()
             self.folder = _identity(self.solutions)
-        return self.spares.pop(0) if self.spares else self._spawn()
+        child, self.spare = self.spare or self._spawn(), None
+        return child
 
     def _refill(self) -> None:
         # A new zygote or reserve child needs a few seconds to load torch and its lazy parts: a
@@ -131,9 +130,8 @@ class Watcher:
         # that had to be cut short took it down.
         if self.zygote is not None:
             self.zygote.start()
-            return
-        while len(self.spares) < RESERVES:
-            self.spares.append(self._warm_child())
+        elif self.spare is None:
+            self.spare = self._warm_child()
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
@@ -167,9 +165,9 @@ class Watcher:
         """Stop the zygote or the reserve children."""
         if self.zygote is not None:
             self.zygote.stop()
-        for spare in self.spares:
-            spare.stop()
-        self.spares = []
+        if self.spare is not None:
+            self.spare.stop()
+            self.spare = None
 
 
 def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
