@@ -97,8 +97,10 @@ def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> 
         if job_id.isalnum():
             os.write(2, OUTPUT_MARK.format(job_id).encode())
         read_end, write_end = os.pipe()
+        zygote = os.getpid()
         pid = os.fork()
         if pid == 0:
+            processes.die_with_parent(zygote)
             os.close(read_end)
             control.close()
             os.setsid()   # its own process group, killed as a whole
