@@ -39,6 +39,7 @@ from .curriculum import FunctionInfo
 from .expectations import Recorded
 from .files import ROOT, digest, read_regular
 from .grading import grade
+from .processes import RUN_AS_VARIABLE
 from .report import Status
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
@@ -176,6 +177,8 @@ class _Worker:
 
     def __init__(self, sandboxed: bool):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
+        if os.environ.get(RUN_AS_VARIABLE):
+            os.chmod(self.staging, 0o711)   # the learner user (KATA_RUN_AS) opens its files by name
         self.sandboxed = sandboxed
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
 

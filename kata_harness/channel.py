@@ -128,9 +128,11 @@ class Child:
             command = sandbox.command([Path(s) for s in solutions]) + command
         # The instructor's secret never reaches a process that runs solutions.
         environment = {k: v for k, v in os.environ.items() if k != "KATA_SECRET"}
+        options = processes.popen_options()
+        if solutions and not sandboxed:   # it runs learner code: as KATA_RUN_AS's user, if given
+            options.update(processes.learner_user_options(environment))
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, cwd=ROOT, env=environment,
-                                        **processes.popen_options())
+                                        stderr=subprocess.PIPE, cwd=ROOT, env=environment, **options)
         with _LIVE_LOCK:
             _LIVE.add(self)
         self.events: queue.Queue = queue.Queue()

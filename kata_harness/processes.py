@@ -27,6 +27,52 @@ def popen_options() -> dict:
     return {"start_new_session": True}
 
 
+RUN_AS_VARIABLE = "KATA_RUN_AS"
+
+
+def learner_user_options(environment: dict) -> dict:
+    """``subprocess.Popen`` options that run an unsandboxed learner child as the user named by
+    ``KATA_RUN_AS`` (with its own group only), when grade.py runs as root; else none.
+
+    Where bubblewrap cannot run (a Docker container such as Gradescope's, as root), learner code
+    would otherwise run as root: able to read the reference, kill the grader and write its
+    results. As another user it can do none of that, provided the instructor's files are not
+    readable by others (the Gradescope template's setup.sh sees to that). ``environment``, the
+    child's, gets a ``HOME`` that user may write. Raises ``LookupError`` for an unknown user."""
+    name = os.environ.get(RUN_AS_VARIABLE, "")
+    if not name or os.name == "nt" or os.geteuid() != 0:
+        return {}
+    import pwd
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        raise LookupError(f"{RUN_AS_VARIABLE}={name}: there is no such user here") from None
+    if entry.pw_uid == 0:
+        raise LookupError(f"{RUN_AS_VARIABLE}={name}: that user is root, which protects nothing")
+    environment["HOME"] = "/tmp"
+    environment.pop("XDG_CACHE_HOME", None)
+    return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
+
+
+def check_learner_user() -> None:
+    """Raise ``LookupError`` unless ``KATA_RUN_AS``, where it applies, names a user that can run
+    this interpreter on this project (else every learner child would fail to start)."""
+    environment = dict(os.environ)
+    options = learner_user_options(environment)
+    if not options:
+        return
+    from .files import ROOT
+    try:
+        done = subprocess.run([sys.executable, "-c", "import kata_harness.files"], cwd=ROOT, env=environment,
+                              capture_output=True, timeout=120, **options)
+        problem = done.stderr.decode(errors="replace").strip().splitlines()[-1:] if done.returncode else []
+    except (OSError, subprocess.SubprocessError) as error:
+        problem = [str(error)]
+    if problem:
+        raise LookupError(f"{RUN_AS_VARIABLE}={os.environ[RUN_AS_VARIABLE]}: that user cannot run {sys.executable} "
+                          f"on {ROOT} ({problem[0]}); make both readable by all users")
+
+
 def kill_tree(process: subprocess.Popen) -> None:
     """Kill ``process`` and every process in its group (or, on Windows, its tree)."""
     if process.poll() is not None and os.name != "nt":

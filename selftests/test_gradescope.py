@@ -49,10 +49,11 @@ def _tree(autograder_zip, tmp_path):
     return root
 
 
-def _run_autograder(root, python=sys.executable):
+def _run_autograder(root, python=sys.executable, env=None):
     """Run run_autograder as Gradescope would; returns (results.json, its output)."""
+    environment = {**os.environ, "AUTOGRADER_ROOT": str(root), "KATA_PYTHON": str(python), **(env or {})}
     done = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
-                          timeout=900, env={**os.environ, "AUTOGRADER_ROOT": str(root), "KATA_PYTHON": str(python)})
+                          timeout=900, env=environment)
     assert done.returncode == 0, done.stderr
     return json.loads((root / "results" / "results.json").read_text(encoding="utf-8")), done.stdout + done.stderr
 
@@ -77,6 +78,7 @@ def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_p
     setup = (root / "source" / "setup.sh").read_text()
     assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in setup
     assert "apt-get install -y bubblewrap" in setup and 'pip install -e "$source_dir"' in setup
+    assert "useradd --system" in setup and "kata-student" in setup   # learner code never runs as root
     for script in ("setup.sh", "run_autograder"):
         assert subprocess.run(["bash", "-n", str(root / "source" / script)]).returncode == 0, script
 
@@ -149,3 +151,68 @@ def test_release_refuses_a_zip_inside_the_project_or_over_an_existing_file(tmp_p
     assert refused.returncode == 2 and "--force" in refused.stderr and existing.read_text() == "mine"
     nothing = run("release")
     assert nothing.returncode == 2 and "--gradescope" in nothing.stderr
+
+
+def _can_run_as(user):
+    """Whether this is root, ``user`` exists, and it can run this interpreter and import torch
+    (as on Gradescope, where the virtual environment is readable by all)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return False
+    import pwd
+    try:
+        entry = pwd.getpwnam(user)
+        done = subprocess.run([sys.executable, "-c", "import torch"], user=entry.pw_uid, group=entry.pw_gid,
+                              extra_groups=[], cwd="/", capture_output=True, timeout=120)
+    except (KeyError, OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+ATTACKS_AS_ROOT = """
+REFERENCE = {reference!r}
+RESULTS = {results!r}
+
+
+def filled(shape, value):
+    # The autograder's own reference, run from its file (import reference is refused).
+    namespace = {{}}
+    exec(open(REFERENCE).read(), namespace)
+    return namespace["filled"](shape, value)
+
+
+def evenly_spaced(start, end, count):
+    # A forged results.json, then the grader killed before it can write the real one.
+    import json, os, signal
+    with open(RESULTS, "w") as forged:
+        json.dump({{"score": 999, "tests": [{{"name": "forged", "score": 999}}]}}, forged)
+    os.kill(os.getppid(), signal.SIGKILL)
+"""
+
+
+def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder_zip):
+    """Where bubblewrap cannot run (Docker, as on Gradescope), learner code runs as KATA_RUN_AS's
+    user: it can neither read the reference nor kill the grader nor write results.json."""
+    import tempfile
+    from pathlib import Path
+
+    if not _can_run_as("nobody"):
+        pytest.skip("needs root, and a user `nobody` that can run this interpreter")
+    top = Path(tempfile.mkdtemp(prefix="kata-gradescope-"))   # traversable by others, unlike tmp_path
+    try:
+        os.chmod(top, 0o755)
+        root = _tree(autograder_zip, top)
+        (root / "results").mkdir()
+        attack = (ROOT / "katas" / "k01_creation.py").read_text(encoding="utf-8") + ATTACKS_AS_ROOT.format(
+            reference=str(root / "source" / "reference" / "k01_creation.py"),
+            results=str(root / "results" / "results.json"))
+        (root / "submission" / "k01_creation.py").write_text(attack, encoding="utf-8")
+        shutil.copy(ROOT / "reference" / "k03_dtypes.py", root / "submission" / "k03_dtypes.py")
+        results, log = _run_autograder(root, env={"KATA_SANDBOX": "none", "KATA_RUN_AS": "nobody"})
+        scores = _scores(results)
+        assert set(scores) == set(POINTS), log   # the grader survived and graded everything
+        assert scores["k01_creation.filled"] == 0 and scores["k01_creation.evenly_spaced"] == 0
+        assert "Permission" in _outputs(results)["k01_creation.filled"]
+        assert results["score"] == KATA_POINTS["k03_dtypes"]   # honest work still counts
+        assert stat.S_IMODE((root / "source" / "reference").stat().st_mode) == 0o700
+    finally:
+        shutil.rmtree(top, ignore_errors=True)

@@ -32,6 +32,7 @@ RESULTS = ROOT / "results" / "results.json"
 DEADLINE = 540                        # seconds: inside Gradescope's default 10-minute limit
 MAX_BYTES = 1_000_000                 # a kata file is a few KB; anything bigger is not one
 SKIPPED_FOLDERS = {"__MACOSX", "__pycache__", "node_modules"}   # and every hidden folder (.git ...)
+LEARNER_USER = "kata-student"         # setup.sh creates it; learner code runs as it where bubblewrap cannot
 
 
 def settings() -> dict:
@@ -81,7 +82,29 @@ def nothing_found(names: list, too_big: list) -> dict:
     return {"score": 0, "output": output, "output_format": "md", "tests": []}
 
 
-def grade(config: dict) -> tuple[dict | None, str]:
+def protect_instructor_files() -> dict:
+    """As root (Gradescope's containers): hide the reference and the secret from other users, and
+    return the environment that makes grade.py run learner code as ``LEARNER_USER`` when bubblewrap
+    cannot run here (Docker usually forbids the namespaces it needs). Run as root, learner code
+    could read the reference, kill the grader or write results.json itself."""
+    environment = dict(os.environ)
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return environment
+    os.chmod(SOURCE / "reference", 0o700)
+    if SECRET.exists():
+        os.chmod(SECRET, 0o600)
+    if not environment.get("KATA_RUN_AS"):   # a self-test names a user of its own
+        import pwd
+        try:
+            pwd.getpwnam(LEARNER_USER)
+            environment["KATA_RUN_AS"] = LEARNER_USER
+        except KeyError:   # an image built by an older setup.sh: never root, whatever happens
+            print(f"no user {LEARNER_USER} (setup.sh creates it): where bubblewrap cannot run, learner code runs as nobody")
+            environment["KATA_RUN_AS"] = "nobody"
+    return environment
+
+
+def grade(config: dict, environment: dict) -> tuple[dict | None, str]:
     """Run grade.py on the autograder's katas/: (results, "") or (None, why there are none)."""
     command = [sys.executable, str(SOURCE / "grade.py"), "--format", "gradescope", "--deadline", str(DEADLINE),
                "--visibility", config.get("visibility", "visible"), "--lang", config.get("lang", "en")]
@@ -89,7 +112,7 @@ def grade(config: dict) -> tuple[dict | None, str]:
         command += ["--secret-file", str(SECRET)]
     try:
         done = subprocess.run(command, cwd=SOURCE, capture_output=True, encoding="utf-8", errors="replace",
-                              timeout=DEADLINE + 30)
+                              timeout=DEADLINE + 30, env=environment)
     except subprocess.TimeoutExpired:
         return None, f"grade.py did not finish within {DEADLINE + 30} s"
     except OSError as error:
@@ -133,7 +156,8 @@ def main() -> int:
         for name, path in sorted(found.items()):
             print(f"grading {path}")
             shutil.copyfile(path, SOURCE / "katas" / name)   # the content only: no links, no permissions
-        results, reason = grade(config)
+            os.chmod(SOURCE / "katas" / name, 0o644)          # readable by the learner user
+        results, reason = grade(config, protect_instructor_files())
         if results is None:
             print(f"grading failed: {reason}")
             results = failed(reason)

@@ -9,6 +9,9 @@ apt-get update
 apt-get install -y python3 python3-venv python3-pip
 # Grading sandboxes learner code with bubblewrap when it is present and works; without it, it still grades.
 apt-get install -y bubblewrap || echo "bubblewrap is not available: grading runs without its sandbox"
+# Where bubblewrap cannot run (Docker usually forbids its namespaces), learner code runs as this
+# unprivileged user instead of root; grade_submission.py hides the reference and the secret from it.
+id -u kata-student >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin kata-student
 
 # A virtual environment: newer Ubuntu images refuse pip installs into the system Python.
 python3 -m venv "$root/venv"
