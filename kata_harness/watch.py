@@ -67,21 +67,17 @@ class FileEvents:
             self._stop.set()
 
 
-def _stamp(path: Path):
+STAMP = ("st_mtime_ns", "st_size")   # a file's content changed when these did
+IDENTITY = ("st_dev", "st_ino")      # which folder a path names (a replaced folder has another)
+
+
+def _stat(path: Path, fields: tuple[str, ...]):
+    """Those ``os.stat`` fields of ``path``, or None when it is missing or unreadable."""
     try:
         info = path.stat()
-        return info.st_mtime_ns, info.st_size
     except OSError:
         return None
-
-
-def _identity(folder: Path):
-    """Which folder ``folder`` is now (device and inode), or None when it is missing."""
-    try:
-        info = folder.stat()
-        return info.st_dev, info.st_ino
-    except OSError:
-        return None
+    return tuple(getattr(info, field) for field in fields)
 
 
 @dataclass
@@ -107,7 +103,7 @@ class Watcher:
         self.expected, self.display, self.sandboxed = expected, display, sandboxed
         self.grading = Grading()
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(solutions,)) if can_fork() else None
-        self.folder = _identity(solutions)   # the folder the zygote was started with
+        self.folder = _stat(solutions, IDENTITY)   # the folder the zygote was started with
         self.spare: Child | None = None   # a warm child kept in reserve where there is no zygote
 
     def _spawn(self) -> GradingChild:
@@ -117,10 +113,11 @@ class Watcher:
         return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
 
     def _learner(self) -> GradingChild:
-        if self.zygote is not None and _identity(self.solutions) != self.folder:
+        folder = _stat(self.solutions, IDENTITY)
+        if self.zygote is not None and folder != self.folder:
             # The folder was replaced (a checkout, a restore): a sandboxed zygote still sees the old one.
             self.zygote.stop()
-            self.folder = _identity(self.solutions)
+            self.folder = folder
         child, self.spare = self.spare or self._spawn(), None
         return child
 
@@ -176,14 +173,14 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     files = {kata: watcher.solutions / f"{kata}.py" for kata in katas}
     events = FileEvents(watcher.solutions, interval if use_events else min(interval, 0.25), use_events)
     try:
-        stamps = {kata: _stamp(path) for kata, path in files.items()}
+        stamps = {kata: _stat(path, STAMP) for kata, path in files.items()}
         watcher.grade_all()
         print(message("watch.waiting", watcher.display.lang, folder=watcher.display.shown, mode=events.mode),
               file=watcher.display.out, flush=True)
         while True:
             events.wait()
             for kata, path in files.items():
-                stamp = _stamp(path)
+                stamp = _stat(path, STAMP)
                 if stamp != stamps[kata]:
                     stamps[kata] = stamp
                     watcher.regrade(kata)
