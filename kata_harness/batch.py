@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from . import integrity, sandbox
-from .channel import Child, Zygote, can_fork
+from .channel import Lane, SerialChild, Zygote, can_fork
 from .curriculum import FunctionInfo
 from .expectations import Recorded
 from .files import ROOT, digest, read_regular
@@ -48,12 +48,20 @@ _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
 
 @dataclass
 class Submission:
-    """One subfolder of the batch folder: its kata files (read up front), and what is notable."""
+    """One subfolder of the batch folder: its kata files (read up front), and what is notable.
+    ``name`` is the folder's name made safe to show and to write (see ``shown_name``)."""
     name: str
     folder: Path
     files: dict | None = None           # file name -> bytes; None when there is nothing to grade
     notes: list = field(default_factory=list)
     digest: str = ""
+
+
+def shown_name(name: str) -> str:
+    """A file or folder name as text that every output can hold: bytes that are not UTF-8
+    (``\\xff``) and control characters (a line break in a folder's name) are written as escapes."""
+    raw = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in raw)
 
 
 def _is_real_folder(path: Path) -> bool:
@@ -82,8 +90,14 @@ def read_submission(submission: Submission, katas: set[str]) -> None:
             submission.notes.append("katas is a symbolic link (not followed)")
         submission.notes.append("no katas/ folder and no kNN_*.py files")
         return
+    try:
+        names = sorted(os.listdir(where))
+    except OSError as error:
+        submission.notes.append(f"{where.relative_to(submission.folder).as_posix()}/ cannot be read "
+                                f"({error.strerror or error})")
+        return
     files = {}
-    for name in sorted(os.listdir(where)):
+    for name in names:
         if not _KATA_NAME.match(name) or name[:-3] not in katas:
             continue
         try:
@@ -94,19 +108,18 @@ def read_submission(submission: Submission, katas: set[str]) -> None:
     submission.files = files
     submission.digest = digest(files.items())
     if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
-        try:
-            theirs = integrity.grading_files(submission.folder)
-        except OSError:
-            theirs = {}
+        theirs = integrity.grading_files(submission.folder)
         mine = integrity.grading_files(ROOT)
-        changed = sorted(name for name, digest in theirs.items() if mine.get(name) != digest)
+        changed = sorted(shown_name(name) for name, digest in theirs.items() if mine.get(name) != digest)
         if changed:
             shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
             submission.notes.append("its own grading files differ (ignored): " + shown)
 
 
 def collect(directory: Path, katas: set[str]) -> list[Submission]:
-    """The submissions in ``directory`` (real folders only), with their kata files read."""
+    """The submissions in ``directory`` (real folders only), with their kata files read. Whatever
+    goes wrong while reading one (a folder nobody may open, one nested a thousand levels deep,
+    anything raised) is a note on its row, and the others are read as usual."""
     found = []
     for entry in sorted(os.listdir(directory)):
         folder = directory / entry
@@ -118,9 +131,28 @@ def collect(directory: Path, katas: set[str]) -> list[Submission]:
         if not _is_real_folder(folder):
             continue
         submission = Submission(entry, folder)
-        read_submission(submission, katas)
+        try:
+            read_submission(submission, katas)
+        except Exception as error:   # a submission must never stop the gradebook
+            submission.files = None
+            submission.notes.append(f"could not be read ({type(error).__name__}: {error})")
         found.append(submission)
-    return found
+    return _named_safely(found)
+
+
+def _named_safely(submissions: list[Submission]) -> list[Submission]:
+    """Every submission's name and notes as ``shown_name`` writes them; where two folders would be
+    shown alike, the later one gets a number."""
+    taken: set[str] = set()
+    for submission in submissions:
+        name = base = shown_name(submission.name)
+        number = 2
+        while name in taken:
+            name, number = f"{base} ({number})", number + 1
+        taken.add(name)
+        submission.name = name
+        submission.notes = [shown_name(note) for note in submission.notes]
+    return submissions
 
 
 def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
@@ -173,7 +205,8 @@ def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dic
 
 
 class _Worker:
-    """One grading lane: a private staging folder, and a zygote where forking is safe."""
+    """One grading lane: a private staging folder, and a zygote where forking is safe (it forks a
+    fresh process for every kata of every submission); elsewhere a fresh child per submission."""
 
     def __init__(self, sandboxed: bool):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
@@ -182,11 +215,11 @@ class _Worker:
         self.sandboxed = sandboxed
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
 
-    def spawn(self):
-        """A fresh process for one submission."""
+    def lane(self) -> Lane:
+        """Where one submission's katas run: the worker's zygote, or a child of its own."""
         if self.zygote is not None:
-            return self.zygote.fork()
-        return Child(sandboxed=self.sandboxed, solutions=(self.staging,))
+            return self.zygote
+        return SerialChild(sandboxed=self.sandboxed, solutions=(self.staging,))
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with one submission's kata files."""
@@ -277,12 +310,9 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
                     submission = waiting.get_nowait()
                 except queue.Empty:
                     return
-                assert submission.files is not None   # only submissions with kata files are queued
-                worker.stage(submission.files)
-                result = grade(functions, worker.staging, Recorded(table), spawn=worker.spawn,
-                               function_timeout=function_timeout, extras=extras)
+                row = _graded_row(submission, worker, functions, table, function_timeout, extras)
                 with lock:
-                    rows[submission.name] = row_for(submission, functions, result.verdicts)
+                    rows[submission.name] = row
                 progress.step(submission.name)
         finally:
             worker.close()
@@ -292,7 +322,32 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
         worker.start()
     for worker in workers:
         worker.join()
+    for submission in todo:   # a worker that could not start leaves its submissions to be noted
+        if submission.name not in rows:
+            submission.notes.append("not graded: the grader failed (see its output)")
+            rows[submission.name] = row_for(submission, functions, None)
     return rows
+
+
+def _graded_row(submission: Submission, worker: _Worker, functions: list[FunctionInfo], table: dict,
+                function_timeout: float, extras: dict | None) -> dict:
+    """The row of one submission, graded in ``worker``'s lane; whatever goes wrong while grading it
+    (anything raised) is a note on its row, with no points, and the worker goes on."""
+    assert submission.files is not None   # only submissions with kata files are queued
+    lane = worker.lane()
+    try:
+        worker.stage(submission.files)
+        result = grade(functions, worker.staging, Recorded(table), lane=lane,
+                       function_timeout=function_timeout, extras=extras)
+        return row_for(submission, functions, result.verdicts)
+    except Exception as error:
+        if worker.zygote is not None:
+            worker.zygote.stop()   # it may be in the middle of a job: the next submission gets a new one
+        submission.notes.append(shown_name(f"not graded: {type(error).__name__}: {error}"))
+        return row_for(submission, functions, None)
+    finally:
+        if lane is not worker.zygote:
+            lane.stop()
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")

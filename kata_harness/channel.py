@@ -25,13 +25,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, cast
+from typing import Protocol, cast
 
 from . import processes, sandbox
 from .child import OUTPUT_MARK_PATTERN
 from .files import ROOT
 
 LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations on every device)
+NESTING_LIMIT = 100        # levels of lists and objects in one event (an honest one has under 40)
 OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
 WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
 
@@ -75,28 +76,45 @@ class GradingChild(Protocol):
     def next_event(self, timeout: float) -> Event | None:
         """The next event, None at end of stream; raises queue.Empty after ``timeout`` seconds."""
 
-    def stop(self) -> None:
-        """End the job and everything it started."""
+    def stop(self, clean: bool = True) -> None:
+        """End the job and everything it started; ``clean=False``: the job misbehaved, so its
+        process must not serve another."""
 
     def death_reason(self) -> str:
         """How the child ended, in a few words."""
 
 
-Spawn = Callable[[], GradingChild]   # makes a fresh learner child (at the start, after a crash)
-
 
 def parse_event(raw: bytes, at: float) -> Event:
-    """An ``Event`` from one line; a line that is not a well-formed event becomes kind ``malformed``."""
+    """An ``Event`` from one line; a line that is not a well-formed event becomes kind ``malformed``.
+    Never raises: the reader thread that calls it must outlive whatever a child sends."""
     if len(raw) > LINE_LIMIT or not raw.endswith(b"\n"):
         return Event("malformed", {"why": "line too long or cut off"}, at)
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):   # RecursionError: nested deeper than the decoder goes
         return Event("malformed", {"why": "not JSON"}, at)
     if not isinstance(data, dict) or not isinstance(data.get("event"), str):
         return Event("malformed", {"why": "not an event"}, at)
+    if nesting(data) > NESTING_LIMIT:   # the judge walks events recursively: keep that walk short
+        return Event("malformed", {"why": f"nested more than {NESTING_LIMIT} levels deep"}, at)
     kind = data.pop("event")
     return Event(kind, data, at, data.pop("job", None))
+
+
+def nesting(data) -> int:
+    """How many levels of lists and objects ``data`` holds (0 for a number or a string), found
+    without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if inner is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= NESTING_LIMIT:
+            stack.extend((item, depth + 1) for item in inner if isinstance(item, (dict, list)))
+    return deepest
 
 
 def _read_line(stream) -> bytes:
@@ -112,17 +130,19 @@ def _read_line(stream) -> bytes:
 
 
 class Child:
-    """One grading child process: a job in, events out, its output's tail kept.
+    """One grading child process: jobs in, events out, its output's tail kept.
 
     ``sandboxed``: run it under bubblewrap, seeing only ``solutions`` of the learner's files.
     ``warm``: also load what torch loads lazily on first use (a child kept in reserve).
     ``zygote``: a warm process that forks a fresh child per job (see ``Zygote``).
+    ``serial``: a warm process that runs jobs one after another while it stays clean (see ``SerialChild``).
+    Without ``zygote`` or ``serial`` it runs one job and ends.
     """
 
     def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), warm: bool = False,
-                 zygote: bool = False):
+                 zygote: bool = False, serial: bool = False):
         flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
-            (["--sandboxed"] if sandboxed else [])
+            (["--serial"] if serial else []) + (["--sandboxed"] if sandboxed else [])
         command = [sys.executable, "-c", CHILD_CODE, str(ROOT), *flags]
         if sandboxed:
             command = sandbox.command([Path(s) for s in solutions]) + command
@@ -203,7 +223,7 @@ class Child:
         """Whether the process still runs."""
         return self.process.poll() is None
 
-    def stop(self) -> None:
+    def stop(self, clean: bool = True) -> None:
         """Kill the child and everything it started."""
         processes.kill_tree(self.process)
         try:
@@ -254,13 +274,40 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
+class Lane(Protocol):
+    """Where a learner's kata jobs run, one after another, each in a process no earlier job has
+    touched: a ``Zygote`` forks a fresh process per job (Linux); a ``SerialChild`` runs them in
+    one process while it stays clean (macOS, Windows). Jobs may be submitted ahead: they run in
+    the order submitted."""
+
+    def start(self) -> None:
+        """Start the process now (it loads torch while the caller goes on)."""
+
+    def submit(self, job: dict) -> GradingChild:
+        """Queue ``job``; the handle follows its events."""
+
+    def serves(self, handle: GradingChild) -> bool:
+        """Whether the jobs submitted after ``handle`` still run (its process was not replaced)."""
+
+    def stop(self) -> None:
+        """Stop whatever still runs."""
+
+
+def learner_lane(solutions: Path, *, sandboxed: bool) -> Lane:
+    """The lane that runs learner jobs on ``solutions`` on this system."""
+    if can_fork():
+        return Zygote(sandboxed=sandboxed, solutions=(solutions,))
+    return SerialChild(sandboxed=sandboxed, solutions=(solutions,))
+
+
 class Zygote:
     """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
-    batch grading pays the import once, yet every submission runs in a new process.
+    grading pays the import once, yet every kata of every submission runs in a new process.
 
     A job that ends normally leaves nothing behind (the zygote kills every process its child
     started); a job that must be cut short takes the whole zygote with it, and the next job gets a
-    new one. So no job can see, signal or write into another's.
+    new one. The zygote is not dumpable and its jobs hold no capabilities, so no job can read or
+    write its memory (``/proc/PID/mem``, ptrace); so no job can see, signal or write into another's.
     """
 
     def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
@@ -274,10 +321,17 @@ class Zygote:
                 self.process.stop()
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, zygote=True)
 
-    def fork(self) -> "ForkedChild":
-        """A fresh child for one job (starting a new zygote if the last one is gone)."""
+    def submit(self, job: dict) -> "ForkedChild":
+        """A fresh child for ``job`` (starting a new zygote if the last one is gone)."""
         self.start()
-        return ForkedChild(self)
+        handle = ForkedChild(self)
+        handle.send(job)
+        return handle
+
+    def serves(self, handle: GradingChild) -> bool:
+        """Whether the zygote that got ``handle``'s job still runs (and so the jobs sent after it)."""
+        process = self.process
+        return isinstance(handle, ForkedChild) and process is not None and handle.process is process and process.alive()
 
     def stop(self) -> None:
         """Stop the zygote and whatever it still runs."""
@@ -291,7 +345,7 @@ class ForkedChild:
     reporting that the forked process and all it started are gone."""
 
     def __init__(self, zygote: Zygote):
-        assert zygote.process is not None   # Zygote.fork, its only maker, has just started it
+        assert zygote.process is not None   # Zygote.submit, its only maker, has just started it
         self.zygote, self.process = zygote, zygote.process
         self.status = None
         self.job = None
@@ -325,9 +379,10 @@ class ForkedChild:
                 self.status = event.fields.get("status", -1)
                 return None
 
-    def stop(self) -> None:
+    def stop(self, clean: bool = True) -> None:
         """Wait briefly for the zygote to report the job's end (it follows the job's last event);
-        a job that does not end by itself takes the zygote with it (a new one serves the next)."""
+        a job that does not end by itself takes the zygote with it (a new one serves the next).
+        ``clean`` does not matter here: the job's process is gone either way."""
         until = time.monotonic() + 2.0
         try:
             while self.status is None and time.monotonic() < until:
@@ -344,3 +399,93 @@ class ForkedChild:
             return "no answer"
         return exit_reason(os.waitstatus_to_exitcode(self.status)) if hasattr(os, "waitstatus_to_exitcode") \
             else f"status {self.status}"
+
+
+class SerialChild:
+    """Where a process that imported torch cannot be forked safely (macOS, Windows): one warm
+    child runs the jobs one after another, in its own process, while no job changed what the
+    next would see. After each job the child compares torch, NumPy, the harness and its threads
+    with how they were before the first; a child that finds a change retires (it answers its next
+    job ``retired`` and ends), and the jobs from there on go to a fresh child. A job cut short or
+    judged malformed retires the child too."""
+
+    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
+        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
+        self.process: Child | None = None
+        self.submitted = 0     # jobs sent to the current process
+
+    def start(self) -> None:
+        """Start a child now if none runs (it loads torch while the caller goes on)."""
+        if self.process is None or not self.process.alive():
+            if self.process is not None:
+                self.process.stop()
+            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, serial=True)
+            self.submitted = 0
+
+    def submit(self, job: dict) -> "SerialJob":
+        """Queue ``job`` on the current child (a fresh one if it is gone)."""
+        self.start()
+        handle = SerialJob(self)
+        handle.send(job)
+        return handle
+
+    def serves(self, handle: GradingChild) -> bool:
+        """Whether the child that got ``handle``'s job still runs (and so the jobs sent after it)."""
+        process = self.process
+        return isinstance(handle, SerialJob) and process is not None and handle.process is process and process.alive()
+
+    def stop(self) -> None:
+        """Stop the child."""
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+
+
+class SerialJob:
+    """One job of a ``SerialChild``, with the interface of ``Child``. Its events are those that
+    carry its id: whatever else arrives (a line an earlier job's thread left behind, with another
+    id or none) is dropped, since it can be no one's answer. It ends with its ``done`` event, or
+    with ``retired`` when the child will not run it."""
+
+    def __init__(self, lane: SerialChild):
+        assert lane.process is not None   # SerialChild.submit, its only maker, has just started it
+        self.lane, self.process = lane, lane.process
+        self.first = lane.submitted == 0     # a child retires only after a job: never at its first
+        lane.submitted += 1
+        self.ended = self.retired = False
+        self.job = None
+
+    @property
+    def output_tail(self) -> str:
+        """The end of what the child printed."""
+        return self.process.output_tail
+
+    def send(self, job: dict) -> None:
+        """Queue the job in the child's input."""
+        self.job = job.get("job")
+        self.process.send(job)
+
+    def next_event(self, timeout: float) -> Event | None:
+        """The job's next event; None after its last, or when the child died."""
+        until = time.monotonic() + timeout
+        while not self.ended:
+            event = self.process.next_event(until - time.monotonic())
+            if event is None:
+                return None
+            if event.job != self.job:
+                continue
+            if event.kind == "retired" and self.first:
+                event = Event("malformed", {"why": "a fresh child retired"}, event.at)
+            self.ended = event.kind in ("done", "retired")
+            self.retired = event.kind == "retired"
+            return event
+        return None
+
+    def stop(self, clean: bool = True) -> None:
+        """A job that did not end cleanly retires its child (the next job gets a fresh one)."""
+        if not (self.ended and clean and not self.retired) and self.lane.process is self.process:
+            self.lane.stop()
+
+    def death_reason(self) -> str:
+        """How the child ended."""
+        return self.process.death_reason()

@@ -190,20 +190,25 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
     """Grade as grade.py does: the referee observes the reference once; the reference is graded
     against that and against the answer key, the stubs against that."""
     from . import sandbox
-    from .channel import Child
+    from .channel import learner_lane
+
+    boxed = sandbox.mode() == sandbox.BUBBLEWRAP
+    lanes = {folder: learner_lane(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
+    try:
+        for lane in lanes.values():
+            lane.start()   # they import torch while the referee observes (the slow part, done once)
+        _grade_passes(root, functions, key, problems, lanes)
+    finally:
+        for lane in lanes.values():
+            lane.stop()
+
+
+def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict) -> None:
+    """``_grading``'s passes: the reference against itself and against the key, the stubs."""
     from .expectations import ANSWER_KEY, REFERENCE, Recorded
     from .grading import grade, observe_reference
     from .report import Status
 
-    boxed = sandbox.mode() == sandbox.BUBBLEWRAP
-
-    def spawner(folder: str):
-        return lambda: Child(sandboxed=boxed, solutions=(root / folder,))
-
-    # The learner children import torch while the referee observes (the slow part, done once).
-    passes = [("reference", spawner("reference")()), ("katas", spawner("katas")())]
-    if key is not None:
-        passes.append(("reference", spawner("reference")()))
     observed = observe_reference(functions, root / "reference")
     for name, verdict in observed.verdicts.items():
         problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
@@ -211,11 +216,10 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
     functions = [f for f in functions if f.qualified in observed.expected]
     live = Recorded(observed.expected, REFERENCE)
 
-    def graded(source) -> dict:
-        folder, learner = passes.pop(0)
-        return grade(functions, root / folder, source, spawn=spawner(folder), learner=learner).verdicts
+    def graded(folder: str, source) -> dict:
+        return grade(functions, root / folder, source, lane=lanes[folder]).verdicts
 
-    verdicts = graded(live)
+    verdicts = graded("reference", live)
     failing = set()
     for info in functions:
         verdict = verdicts[info.qualified]
@@ -223,7 +227,7 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
             failing.add(info.qualified)
             problems.append(f"reference/{info.kata}.py: `{info.name}` does not score full marks against itself "
                             f"({Status(verdict.status).value}: {_first_lines(verdict, info, 'reference')})")
-    verdicts = graded(live)
+    verdicts = graded("katas", live)
     for info in functions:
         verdict = verdicts[info.qualified]
         # A stub judged against a failing reference is not todo either; that is the reference's problem.
@@ -232,7 +236,7 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
             problems.append(f"katas/{info.kata}.py: `{info.name}` is not a stub: it is graded {status}, "
                             f"where a stub only raises NotImplementedError (status todo)")
     if key is not None:
-        verdicts = graded(Recorded(key.expected, ANSWER_KEY, key.stale_katas(root)))
+        verdicts = graded("reference", Recorded(key.expected, ANSWER_KEY, key.stale_katas(root)))
         for info in functions:
             verdict = verdicts[info.qualified]
             if verdict.status != Status.PASSED:

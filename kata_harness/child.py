@@ -7,7 +7,8 @@ the folder). Both stream plain-data events to the parent (see ``channel``); the 
 keeps the score and survives whatever happens here.
 
 Events, each tagged with the job's id: expected, expected_error (referee); importing,
-kata_error (a learner module); start, observed, missing (a learner function); done.
+kata_error (a learner module); start, observed, missing (a learner function); done; retired (a
+serial child that will not run the job, see ``channel.SerialChild``).
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ class _ReferenceGuard:
 
 
 class _Channel:
-    """Writes events as JSON lines to a descriptor that learner output does not go to."""
+    """Writes events as JSON lines to a stream that learner output does not go to."""
 
-    def __init__(self, fd: int, job):
-        self.stream = os.fdopen(fd, "wb", buffering=0)
+    def __init__(self, stream, job):
+        self.stream = stream
         self.job = job
 
     def __call__(self, event: str, **fields) -> None:
@@ -50,47 +51,76 @@ class _Channel:
             os._exit(3)   # the parent is gone, or learner code closed the channel
 
 
-def _private_events_fd() -> int:
-    """Move the event stream off fd 1 and point fds 1 and 2 at the output pipe (standard error)."""
-    events = os.dup(1)
+def _private_streams():
+    """Move the event stream off fd 1 and the job stream off fd 0, point fds 1 and 2 at the output
+    pipe (standard error) and fd 0 at the null device: learner code that prints writes to the
+    output, one that waits for input gets end-of-file at once. Returns (events, jobs)."""
+    events = os.fdopen(os.dup(1), "wb", buffering=0)
+    jobs = os.fdopen(os.dup(0), "rb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    return events
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    return events, jobs
 
 
 def main(argv: list[str]) -> None:
-    """Entry point; ``argv`` holds flags: --warm, --zygote, --sandboxed."""
-    events_fd = _private_events_fd()
-    jobs = sys.stdin.buffer
-    sandbox.apply_limits()
-    from . import in_process, observe  # imports torch: the slow part, overlapped with the parent's work
-    warm = "--warm" in argv or "--zygote" in argv
-    if warm:
-        _warm_up()
-    if "--zygote" not in argv:
-        job = json.loads(jobs.readline() or "null")
-        if not isinstance(job, dict):
-            os._exit(0)
-        if job.get("mode") == "learner" and not warm:
-            # What torch loads on first use (a second or more on a busy machine) is loaded before the
-            # first function's clock starts, so that it is never charged to a learner's function.
-            _warm_up()
-        _run_job(_Channel(events_fd, job.get("job")), job, in_process, observe)
-    _serve_forks(events_fd, jobs, "--sandboxed" in argv, in_process, observe)
-
-
-def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> None:
-    """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
+    """Entry point; ``argv`` holds flags: --warm, --zygote, --serial, --sandboxed."""
     from . import processes
 
-    control = os.fdopen(events_fd, "wb", buffering=0)
-    if not sandboxed:
-        processes.become_subreaper()   # orphans of a job come back to us, to be killed
+    events, jobs = _private_streams()
+    sandbox.apply_limits()
+    # No process of the same user may read or write this one's memory (a job forked from it, a
+    # learner process beside it): /proc/PID/mem and ptrace need a dumpable process or a capability.
+    processes.hide_from_same_user()
+    if "--sandboxed" in argv:
+        # Every folder in the sandbox is read-only, which tempfile.gettempdir() (called by torch's
+        # lazy imports for the path of a cache it never writes here) would otherwise refuse.
+        import tempfile
+        tempfile.tempdir = "/tmp"
+    serves_learners = "--zygote" in argv or "--serial" in argv
+    if serves_learners:
+        processes.drop_capabilities()
+    from . import in_process, observe  # imports torch: the slow part, overlapped with the parent's work
+    warm = "--warm" in argv or serves_learners
+    if warm:
+        _warm_up()
+    if "--zygote" in argv:
+        _serve_forks(events, jobs, "--sandboxed" in argv, in_process, observe)
+    elif "--serial" in argv:
+        _serve_serially(events, jobs, in_process, observe)
+    else:
+        job = _read_job(jobs)
+        if job is None:
+            os._exit(0)
+        if job.get("mode") == "learner":
+            processes.drop_capabilities()
+            if not warm:
+                # What torch loads on first use (a second or more on a busy machine) is loaded before
+                # the first function's clock starts, so that it is never charged to a learner's function.
+                _warm_up()
+        _run_job(_Channel(events, job.get("job")), job, in_process, observe)
+    os._exit(0)   # do not wait for threads learner code may have left running
+
+
+def _read_job(jobs) -> dict | None:
+    """The next job, None at the end of the input (a line that is not a job is skipped)."""
     for line in iter(jobs.readline, b""):
         try:
             job = json.loads(line)
         except ValueError:
             continue
+        if isinstance(job, dict):
+            return job
+    return None
+
+
+def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
+    """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
+    from . import processes
+
+    if not sandboxed:
+        processes.become_subreaper()   # orphans of a job come back to us, to be killed
+    while (job := _read_job(jobs)) is not None:
         # Marks where this job's output starts in the shared output pipe, so that a crash is
         # explained with its own output only (never an earlier job's).
         job_id = str(job.get("job", ""))
@@ -102,21 +132,69 @@ def _serve_forks(events_fd: int, jobs, sandboxed: bool, in_process, observe) -> 
         if pid == 0:
             processes.die_with_parent(zygote)
             os.close(read_end)
-            control.close()
+            events.close()
+            jobs.close()   # the jobs still queued are not this job's to read
             os.setsid()   # its own process group, killed as a whole
-            _run_job(_Channel(write_end, job.get("job")), job, in_process, observe)
+            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, in_process, observe)
+            os._exit(0)
         os.close(write_end)
         with os.fdopen(read_end, "rb") as relayed:
             for event in iter(lambda: relayed.readline(1 << 23), b""):
-                control.write(b"J " + event.rstrip(b"\n") + b"\n")
+                events.write(b"J " + event.rstrip(b"\n") + b"\n")
         _, status = os.waitpid(pid, 0)
         _clear_up(pid, sandboxed, processes)
-        control.write(b"Z " + json.dumps({"event": "exited", "job": job.get("job"), "status": status}).encode() + b"\n")
+        events.write(b"Z " + json.dumps({"event": "exited", "job": job.get("job"), "status": status}).encode() + b"\n")
+
+
+def _serve_serially(events, jobs, in_process, observe) -> None:
+    """Where forking is not safe: run jobs one after another in this process, as long as none
+    changed what the next would see (``_changes``); a changed child answers its next job
+    ``retired`` and ends, and the parent gives that job to a fresh child."""
+    before = _fingerprint()
+    served = 0
+    while (job := _read_job(jobs)) is not None:
+        send = _Channel(events, job.get("job"))
+        if served and _changes(before):
+            send("retired")
+            return
+        _run_job(send, job, in_process, observe)
+        served += 1
+
+
+def _watched_namespaces() -> list:
+    """Where a learner's kata could change what the next kata sees: torch and its tensor class,
+    torch.nn and its module machinery, autograd, NumPy, the builtins and every harness module."""
+    import builtins
+
+    import numpy
+    import torch
+    import torch.nn.functional
+
+    harness = [module for name, module in sys.modules.items() if name.split(".")[0] == __package__]
+    return [torch, torch.Tensor, torch.nn, torch.nn.functional, torch.nn.Module, torch.nn.modules.module,
+            torch.autograd, torch.random, numpy, numpy.random, builtins, *harness]
+
+
+def _fingerprint() -> tuple[dict, frozenset]:
+    """What ``_changes`` compares: the identity of every attribute of the watched namespaces, and
+    the threads alive."""
+    import threading
+
+    names = {(id(space), name): id(value) for space in _watched_namespaces() for name, value in vars(space).items()}
+    return names, frozenset(thread.ident for thread in threading.enumerate())
+
+
+def _changes(before: tuple[dict, frozenset]) -> bool:
+    """Whether a job left this process different from ``before``: an attribute replaced or
+    removed (one added, such as a submodule torch imports lazily, changes nothing the next job
+    sees), or a thread still running."""
+    names, threads = _fingerprint()
+    return any(names.get(key) != value for key, value in before[0].items()) or bool(threads - before[1])
 
 
 def _clear_up(pid: int, sandboxed: bool, processes) -> None:
-    """Kill everything the job left running, and in the sandbox empty its /tmp, before the next job."""
-    import shutil
+    """Kill everything the job left running before the next job. (It can have left no files: in
+    the sandbox every folder it could write is read-only.)"""
     import signal
 
     try:
@@ -136,34 +214,21 @@ def _clear_up(pid: int, sandboxed: bool, processes) -> None:
         except OSError:
             pass
         processes.kill_orphans()
-    for entry in os.listdir("/tmp"):
-        path = os.path.join("/tmp", entry)
-        if os.path.ismount(path):
-            continue   # a folder of the job's own files, bound read-only
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
 
 
 def _run_job(send, job: dict, in_process, observe) -> None:
-    """Observe what ``job`` asks for, then end this process (never returns)."""
+    """Observe what ``job`` asks for, ending with the ``done`` event."""
     from pathlib import Path
 
-    # Learner code that waits for input gets end-of-file at once instead of hanging.
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     functions = [tuple(f) for f in job["functions"]]
     extras = job.get("extras") or {}   # official grading's extra cases: {"kata.function": [[index, seed], ...]}
     if job["mode"] == "reference":
         _observe_reference(send, functions, Path(job["reference"]), in_process, extras)
     else:
-        sys.meta_path.insert(0, _ReferenceGuard())
+        if not any(isinstance(finder, _ReferenceGuard) for finder in sys.meta_path):
+            sys.meta_path.insert(0, _ReferenceGuard())
         _observe_learner(send, functions, Path(job["solutions"]), in_process, observe, extras)
     send("done")
-    os._exit(0)   # do not wait for threads learner code may have left running
 
 
 def _warm_up() -> None:
@@ -203,7 +268,9 @@ def _observe_reference(send, functions, reference_dir, in_process, extras) -> No
 def _observe_learner(send, functions, solutions, in_process, observe, extras) -> None:
     for kata in dict.fromkeys(k for k, _ in functions):
         path = solutions / f"{kata}.py"
-        send("importing", kata=kata)
+        # Said before the learner's module is imported: a device this process can use must be observed.
+        usable = ["cpu", "meta"] + (["cuda"] if in_process.cuda_available() else [])
+        send("importing", kata=kata, devices=usable)
         if not path.exists():
             send("kata_error", kata=kata, reason=["error.no_file", {}])
             continue

@@ -73,7 +73,7 @@ def grade(args, *, started: float) -> int:
     """``grade.py [grade] [SELECTOR ...]``: grade the selected functions and print the result in
     ``--format``."""
     from . import formats, hidden, integrity, sandbox
-    from .channel import Child
+    from .channel import learner_lane
     from .grading import FUNCTION_TIMEOUT, Grading
     from .grading import grade as run_grading
     from .report import Reason, Status, Verdict
@@ -85,16 +85,14 @@ def grade(args, *, started: float) -> int:
     expected = expectations_for(args.against, lang, official=hidden.is_official(secret, args.format))
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
 
-    def spawn() -> Child:
-        return Child(sandboxed=boxed, solutions=(solutions,))
-
-    # The children import torch (the slow part) while this process decides the hidden cases (it may
-    # decrypt the hidden key) and checks the grading files; a child reads its job once torch is in.
-    learner = spawn()
+    # The learner's side imports torch (the slow part) while this process decides the hidden cases
+    # (it may decrypt the hidden key) and checks the grading files; it reads its jobs once torch is in.
+    lane = learner_lane(solutions, sandboxed=boxed)
+    lane.start()
     cases = hidden.prepare(secret, args.format in hidden.OFFICIAL_FORMATS, functions, expected)
     cases.attach(expected)
     if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
-        learner.stop()
+        lane.stop()
         checked = integrity.check(secret=secret)
         grading = Grading(verdicts={f.qualified: Verdict(Status.ERROR, reason=Reason(cases.error, {}))
                                     for f in functions})
@@ -104,10 +102,11 @@ def grade(args, *, started: float) -> int:
         # Leave a second to stop the children and print, counted from grade.py's start.
         remaining = args.deadline - (time.monotonic() - started) - 1.0
         try:
-            grading = run_grading(functions, solutions, expected, spawn=spawn, learner=learner, extras=cases.extras,
+            grading = run_grading(functions, solutions, expected, lane=lane, extras=cases.extras,
                                   function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
         finally:
             expected.stop()
+            lane.stop()
     shown = args.solutions.rstrip("/")
     doc = formats.document(katas, functions, grading, lang=lang, solutions=shown, graded_against=expected.name,
                            integrity=checked)

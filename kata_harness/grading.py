@@ -1,9 +1,10 @@
 """grade.py's parent side: run the grading children, judge what they send, survive what they do.
 
 This module never imports torch or learner code. The learner child streams observations; the
-parent compares them (``report.judge``) and records one verdict per function. It trusts
-nothing the learner child sends: the job fixes the exact order of events (for each kata
-``importing``, then for each function ``start`` and ``observed`` or ``missing``, then ``done``),
+parent compares them (``report.judge``) and records one verdict per function. Each kata is a job
+of its own, run in a process no other job touched (``channel.Lane``). The parent trusts
+nothing the learner child sends: the job fixes the exact order of events (``importing`` its
+kata, then for each function ``start`` and ``observed`` or ``missing``, then ``done``),
 and anything else (a malformed, foreign, extra, missing or out-of-order event) costs the
 function being graded. A function passes only when its observations cover every device, every
 case and every field the expected ones have. A child that hangs past a function's time limit is
@@ -16,10 +17,11 @@ from __future__ import annotations
 import queue
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .channel import Child, Event, GradingChild, Spawn
+from .channel import Child, Event, GradingChild, Lane
 from .compare import Difference, Tolerance
 from .curriculum import FunctionInfo
 from .records import Expected, Observations
@@ -50,59 +52,83 @@ def _job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, *
             **{k: str(v) for k, v in paths.items()}}
 
 
-def grade(functions: list[FunctionInfo], solutions: Path, expected, *, spawn: Spawn,
+DONE, CUT_SHORT, RETIRED, DEADLINE = "done", "cut short", "retired", "deadline"   # how following a job ended
+
+
+@dataclass
+class _Run:
+    """One learner job on its way: the handle that follows its events, the job, and its functions."""
+
+    handle: GradingChild
+    job: dict
+    functions: list[FunctionInfo]
+
+
+def _submit(lane: Lane, functions: list[FunctionInfo], extras: dict | None, solutions: Path) -> _Run:
+    job = _job("learner", functions, extras, solutions=solutions)
+    return _Run(lane.submit(job), job, list(functions))
+
+
+def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lane,
           function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          learner: GradingChild | None = None, extras: dict | None = None) -> Grading:
+          extras: dict | None = None) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
-    always returns a verdict for every function, whatever the learner code does. ``spawn()``
-    makes a fresh learner child (at the start, after a crash); ``learner`` is one already started.
-    ``extras``: official grading's hidden cases (see ``_job``); ``expected`` must hold them too."""
+    always returns a verdict for every function, whatever the learner code does.
+
+    Each kata is one job on ``lane``, so each runs in a process no other kata touched: whatever
+    one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs only
+    its own functions. A job cut short (a hang, a crash, a violation) is charged to the function
+    it was running, and a fresh process grades the rest of that kata later. Jobs run in the order
+    they were queued, and are followed in that order. ``extras``: official grading's hidden cases
+    (see ``_job``); ``expected`` must hold them too."""
     result = Grading()
-    pending = list(functions)
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    learner = learner or spawn()
-    job = _job("learner", pending, extras, solutions=solutions)
-    learner.send(job)
-    for info, outcome in expected.collect(pending, stop_at):
+    katas = [[f for f in functions if f.kata == kata] for kata in dict.fromkeys(f.kata for f in functions)]
+    # Every job is queued at once: the learner's side works while the expected results are collected.
+    queued = deque(_submit(lane, chosen, extras, solutions) for chosen in katas)
+    for info, outcome in expected.collect(list(functions), stop_at):
         if isinstance(outcome, Verdict):
-            _finish(info, outcome, pending, result)
+            result.verdicts[info.qualified] = outcome
         else:
             result.expected[info.qualified] = outcome
-    learner, job = _without_decided(learner, job, pending, spawn, extras, solutions)
-    while pending and time.monotonic() < stop_at:
-        left = len(pending)
-        cut_short = _follow_learner(learner, job, pending, result, function_timeout, stop_at)
-        learner.stop()
-        if not cut_short or not pending:
+
+    def requeue() -> None:   # the process the queued jobs were sent to is gone: send them again, in order
+        for _ in range(len(queued)):
+            waiting = queued.popleft()
+            queued.append(_submit(lane, waiting.functions, extras, solutions))
+
+    while queued and time.monotonic() < stop_at:
+        run = queued.popleft()
+        if not lane.serves(run.handle):
+            queued.appendleft(run)
+            requeue()
+            run = queued.popleft()
+        todo = [f for f in run.functions if f.qualified not in result.verdicts]
+        left = len(todo)
+        ending = _follow_learner(run, todo, result, function_timeout, stop_at)
+        run.handle.stop(clean=ending == DONE and not _malformed(run.functions, result))
+        if ending == DEADLINE:
             break
-        if len(pending) == left:
-            # Nothing was charged (the child died between functions): charge the next one, so that
-            # every restart makes progress.
-            _finish(pending[0], Verdict(Status.ERROR, reason=Reason("error.crash", {"reason": learner.death_reason()})),
-                    pending, result)
-            if not pending:
-                break
-        learner = spawn()
-        job = _job("learner", pending, extras, solutions=solutions)
-        learner.send(job)
-    learner.stop()
-    for info in pending:
+        if ending == CUT_SHORT and todo and len(todo) == left:
+            # Nothing was charged (the process died between functions): charge the next one, so
+            # that every restart makes progress.
+            reason = Reason("error.crash", {"reason": run.handle.death_reason()})
+            _finish(todo[0], Verdict(Status.ERROR, reason=reason), todo, result)
+        if ending == DONE or not todo:
+            continue
+        if not lane.serves(run.handle):
+            requeue()
+        queued.append(_submit(lane, todo, extras, solutions))
+    for info in functions:
         result.verdicts.setdefault(info.qualified, Verdict(Status.ERROR, reason=Reason("error.deadline", {})))
     return result
 
 
-def _without_decided(learner, job: dict, pending: list, spawn, extras, solutions):
-    """The learner child and its job once the expected results are in. Functions without them (a
-    stale answer key, a failing reference) are decided already, but the job the child got names
-    them, and the judge follows the job's order from what is pending: a fresh child then gets a
-    job of the pending functions only, so that its events are what the judge expects."""
-    if not pending or len(pending) == len(job["functions"]):
-        return learner, job
-    learner.stop()
-    learner = spawn()
-    job = _job("learner", pending, extras, solutions=solutions)
-    learner.send(job)
-    return learner, job
+def _malformed(functions: list[FunctionInfo], result: Grading) -> bool:
+    """Whether a job's observations broke the protocol (a patched observer, for one): its process
+    must not serve another job."""
+    reasons = [result.verdicts[f.qualified].reason for f in functions if f.qualified in result.verdicts]
+    return any(reason and reason[0] == "error.protocol" for reason in reasons)
 
 
 def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:
@@ -126,15 +152,16 @@ class _Plan:
     """The events a learner job must send, in order, where the child is in it, and its clock:
     the time the last accepted event arrived (``since``) and how long the next may take (``limit``)."""
 
-    def __init__(self, pending: list[FunctionInfo], since: float):
+    def __init__(self, functions: list[FunctionInfo], since: float):
         self.steps: list[tuple[str, str, FunctionInfo | None]] = []
-        for kata in dict.fromkeys(f.kata for f in pending):
+        for kata in dict.fromkeys(f.kata for f in functions):
             self.steps.append(("importing", kata, None))
-            self.steps += [("function", kata, f) for f in pending if f.kata == kata]
+            self.steps += [("function", kata, f) for f in functions if f.kata == kata]
         self.position = 0
         self.current: tuple[str, str | FunctionInfo] | None = None      # ("kata", name) or ("function", FunctionInfo) being worked on
         self.since, self.limit = since, STARTUP_TIMEOUT
         self.started = since     # when the current function's "start" arrived
+        self.usable: tuple = ()  # the devices the child said it can use, before learner code ran
 
     def next_step(self):
         return self.steps[self.position] if self.position < len(self.steps) else ("done", None, None)
@@ -145,30 +172,37 @@ class _Plan:
         self.current = None
 
 
-def _follow_learner(child: GradingChild, job: dict, pending: list[FunctionInfo], result: Grading,
-                    function_timeout: float, stop_at: float) -> bool:
-    """Follow one learner child's events. Returns True when it hung, died or misbehaved with
-    work left (so a fresh child must grade the rest)."""
-    plan = _Plan(pending, time.monotonic())
+def _follow_learner(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float,
+                    stop_at: float) -> str:
+    """Follow one learner job's events to its end, deciding the functions in ``todo`` (those of the
+    job that are still undecided). Returns how it ended: ``DONE``; ``CUT_SHORT`` when the process
+    hung, died or misbehaved (what it was doing is charged); ``RETIRED`` when the process would
+    not run the job (nothing is charged); ``DEADLINE``."""
+    child, job = run.handle, run.job
+    plan = _Plan(run.functions, time.monotonic())
     while True:
         try:
             event = child.next_event(min(plan.since + plan.limit, stop_at) - time.monotonic())
         except queue.Empty:
             if time.monotonic() >= stop_at:
-                return False
-            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), pending, result)
+                return DEADLINE
+            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), todo, result)
         if event is None:
-            return bool(pending) and _blamed(plan, Reason("error.crash", {"reason": child.death_reason()}),
-                                             pending, result, child.output_tail[-300:])
+            if not todo:
+                return CUT_SHORT
+            return _blamed(plan, Reason("error.crash", {"reason": child.death_reason()}), todo, result,
+                           child.output_tail[-300:])
         if event.at - plan.since > plan.limit:   # it answered, but too late
-            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), pending, result)
+            return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), todo, result)
+        if event.kind == "retired" and event.job == job["job"] and plan.position == 0:
+            return RETIRED
         problem = _violation(event, job, plan)
         if problem:
-            return _blamed(plan, Reason("error.protocol", {"what": problem}), pending, result)
+            return _blamed(plan, Reason("error.protocol", {"what": problem}), todo, result)
         if event.kind == "done":
-            return False
+            return DONE
         plan.since, plan.limit = event.at, function_timeout
-        _accept(event, plan, pending, result, function_timeout)
+        _accept(event, plan, todo, result, function_timeout)
 
 
 def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grading, function_timeout: float) -> None:
@@ -177,6 +211,7 @@ def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grad
     if event.kind == "importing":
         plan.position += 1
         plan.current = ("kata", kata)
+        plan.usable = tuple(event.fields["devices"])
     elif event.kind == "kata_error":
         key, fields = event.fields["reason"]
         for victim in [f for f in pending if f.kata == kata]:
@@ -185,6 +220,7 @@ def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grad
             plan.position += 1
         plan.current = None
     elif event.kind == "start":
+        assert info is not None   # _violation let a "start" through only where a function is due
         plan.current = ("function", info)
         plan.started = event.at
         plan.limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
@@ -194,7 +230,7 @@ def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grad
     elif event.kind == "observed":
         result.durations[info.qualified] = event.at - plan.started
         if info in pending:
-            _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"]),
+            _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"], plan.usable),
                     pending, result)
         plan.advance()
 
@@ -210,6 +246,9 @@ def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     if step == "importing":
         if event.kind != "importing" or fields.get("kata") != kata:
             return f"'{event.kind}' where 'importing {kata}' was due"
+        devices = fields.get("devices")
+        if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
+            return "an import without the devices it can use"
     elif step == "function":
         in_function = plan.current == ("function", info)
         if not in_function:
@@ -248,11 +287,16 @@ def time_limit(expected: Expected, function_timeout: float) -> float:
     return limit * cases / public if public and cases > public else limit
 
 
-def verdict_for(expected: Expected, observations: Observations) -> Verdict:
+def verdict_for(expected: Expected, observations: Observations, usable=None) -> Verdict:
     """Judge a learner's observations against the expected ones; incomplete or malformed
     observations never pass. The public cases are judged first; a difference found only on a
-    hidden case is reported without its expected value (``hidden_difference``)."""
+    hidden case is reported without its expected value (``hidden_difference``). ``usable``: the
+    devices the learner's child could use (see ``incomplete``). Observations on an optional device
+    the expected ones lack (a GPU here, an answer key frozen without one) are set aside."""
     aspects, tolerance = expected["aspects"], Tolerance(expected["rtol"], expected["atol"])
+    if isinstance(observations, dict):
+        observations = {device: cases for device, cases in observations.items()
+                        if device in expected["observations"] or device not in OPTIONAL_DEVICES}
     public = public_cases(expected)
     try:
         verdict = judge(aspects, tolerance, observations, expected["observations"])
@@ -260,13 +304,14 @@ def verdict_for(expected: Expected, observations: Observations) -> Verdict:
             first = judge(aspects, tolerance, {d: obs[:public] for d, obs in observations.items()},
                           {d: obs[:public] for d, obs in expected["observations"].items()})
             verdict = first if first.status != Status.PASSED else hidden_difference(verdict)
+        missing = incomplete(observations, expected["observations"], usable) if verdict.status == Status.PASSED \
+            else None
     except Exception as error:   # a forged observation can be of any shape
         return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
+    if missing:
+        return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": missing}))
     skipped = list(expected.get("skipped", []))
     if verdict.status == Status.PASSED:
-        missing = incomplete(observations, expected["observations"])
-        if missing:
-            return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": missing}))
         skipped += [d for d in expected["observations"] if d not in observations]
     verdict.skipped = skipped
     return verdict
@@ -283,14 +328,16 @@ def hidden_difference(verdict: Verdict) -> Verdict:
     return verdict
 
 
-def incomplete(yours: dict, expected: dict) -> str | None:
+def incomplete(yours: dict, expected: dict, usable=None) -> str | None:
     """What a learner's passing observations lack compared with the expected ones: a device, a
-    case, or a field anywhere inside (None when they are complete)."""
+    case, or a field anywhere inside (None when they are complete). A device the expected ones
+    have may be missing only when it is optional and not ``usable`` on the learner's side (its
+    child said so before any learner code ran; None: unknown, as for a recorded run)."""
     devices = set(expected)
     if not set(yours) <= devices:
         return f"observations for devices nobody asked for: {sorted(set(yours) - devices)}"
     for device in devices - set(yours):
-        if device not in OPTIONAL_DEVICES:
+        if device not in OPTIONAL_DEVICES or (usable is not None and device in usable):
             return f"no observations on {device}"
     for device in yours:
         if not isinstance(yours[device], list) or len(yours[device]) != len(expected[device]):
@@ -302,7 +349,14 @@ def incomplete(yours: dict, expected: dict) -> str | None:
 
 
 def _first_gap(yours, expected, path: str) -> str | None:
-    """The first place where ``expected`` has a field that ``yours`` lacks."""
+    """The first place where ``expected`` holds something that ``yours`` lacks: a field, an item,
+    or a value (a learner's None where the expected record has a number, a 0-dim result's value
+    among them). Only where the expected record itself has nothing (a meta tensor's values) may
+    the learner's have nothing too."""
+    if expected is None:
+        return None
+    if yours is None:
+        return path
     if isinstance(expected, dict):
         if not isinstance(yours, dict):
             return path
@@ -330,15 +384,16 @@ def _first_gap(yours, expected, path: str) -> str | None:
 
 
 def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading) -> None:
-    result.verdicts[info.qualified] = verdict
+    """Record ``verdict`` for ``info`` if it is still undecided (in ``pending``)."""
     if info in pending:
+        result.verdicts[info.qualified] = verdict
         pending.remove(info)
 
 
-def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed: str = "") -> bool:
+def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed: str = "") -> str:
     """Charge a hang, a crash or a violation to what the learner child was doing: one function,
-    one kata's import, or (between functions) the next function due. Returns True: the child
-    must be replaced."""
+    one kata's import, or (between functions) the next function due. Returns ``CUT_SHORT``: the
+    process must be replaced."""
     current = plan.current
     if current is None:
         victims = pending[:1]
@@ -348,7 +403,7 @@ def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed
         victims = [current[1]] if current[1] in pending else pending[:1]
     for info in victims:
         _finish(info, Verdict(Status.ERROR, reason=reason, printed=printed), pending, result)
-    return True
+    return CUT_SHORT
 
 
 __all__ = ["Child", "FUNCTION_TIMEOUT", "Grading", "grade", "observe_reference", "verdict_for"]

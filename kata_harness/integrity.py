@@ -68,26 +68,49 @@ def _ordinary_cache(path: Path) -> bool:
         and size == info.st_size & 0xFFFFFFFF
 
 
+WALK_DEPTH = 32                                 # folders deep: a kata repository is a few levels deep
+
+
 def grading_files(root: Path = ROOT) -> dict:
     """{relative path: sha256} of every grading file under ``root``, ``__pycache__`` included (never
-    following links: a link or an oversized file is recorded as such, so it never matches)."""
-    found = {}
-    for folder, subfolders, files in os.walk(root):
-        here = Path(folder)
-        subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS
-                               and not (here / d / "pyvenv.cfg").exists())   # a virtual environment
-        for name in sorted(files):
-            relative = (here / name).relative_to(root).as_posix()
-            if not _counts(relative) or _ordinary_cache(here / name):
+    following links: a link or an oversized file is recorded as such, so it never matches). The walk
+    is iterative and bounded (``WALK_DEPTH`` folders deep, ``WALK_LIMIT`` files), and a folder that
+    cannot be listed is recorded as unreadable: a student's repository may hold a folder nested a
+    thousand levels deep, or one nobody may open."""
+    found: dict[str, str] = {}
+    folders = [(Path(root), 0)]
+    while folders:
+        here, depth = folders.pop()
+        try:
+            entries = sorted(os.scandir(here), key=lambda entry: entry.name)
+        except OSError as error:
+            found[here.relative_to(root).as_posix() + "/"] = f"unreadable: {error.strerror or error}"
+            continue
+        subfolders = []
+        for entry in entries:
+            try:
+                is_folder = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if entry.name not in SKIPPED_FOLDERS and not (here / entry.name / "pyvenv.cfg").exists():
+                    subfolders.append(here / entry.name)   # a virtual environment is skipped
+                continue
+            relative = (here / entry.name).relative_to(root).as_posix()
+            if not _counts(relative) or _ordinary_cache(here / entry.name):
                 continue
             try:
-                found[relative] = hashlib.sha256(read_regular(here / name)).hexdigest()
+                found[relative] = hashlib.sha256(read_regular(here / entry.name)).hexdigest()
             except OSError as error:
                 found[relative] = f"unreadable: {error}"
             if len(found) > WALK_LIMIT:
                 found["(too many files)"] = ""
                 return found
-    return found
+        if subfolders and depth >= WALK_DEPTH:
+            found[here.relative_to(root).as_posix() + "/..."] = f"deeper than {WALK_DEPTH} folders (not read)"
+            continue
+        folders.extend((folder, depth + 1) for folder in reversed(subfolders))
+    return dict(sorted(found.items()))
 
 
 def _signature(digests: dict, secret: str) -> str:

@@ -136,6 +136,53 @@ def hide_from_same_user() -> bool:
         return False
 
 
+# capset(2)'s number by machine (the C library has no wrapper for it).
+_CAPSET = {"x86_64": 126, "amd64": 126, "aarch64": 91, "arm64": 91, "riscv64": 91, "loongarch64": 91,
+           "i386": 185, "i686": 185, "armv7l": 185, "s390x": 185, "ppc64le": 184, "ppc64": 184}
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_CAPBSET_DROP = 24
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def drop_capabilities() -> bool:
+    """Linux: give up every capability for good: the bounding set (so that running a program as
+    root brings none back), then the effective, permitted and inheritable sets, and no new
+    privileges on exec. A learner process that runs as root outside the sandbox then cannot read
+    or write the memory of a non-dumpable process (``hide_from_same_user``), the zygote it was
+    forked from included. Returns whether it holds no capability now (True where there are none)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import platform
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        if _effective_capabilities() == 0:
+            return True
+        with open("/proc/sys/kernel/cap_last_cap") as handle:
+            last = int(handle.read())
+        for capability in range(last + 1):
+            libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
+        number = _CAPSET.get(platform.machine().lower())
+        if number is not None:
+            header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+            libc.syscall(number, header, (ctypes.c_uint32 * 6)())   # two empty (effective, permitted, inheritable)
+    except (OSError, AttributeError, ValueError):
+        return False
+    return _effective_capabilities() == 0
+
+
+def _effective_capabilities() -> int:
+    """This process's permitted and effective capability bits (-1 when they cannot be read)."""
+    try:
+        with open("/proc/self/status") as handle:
+            fields = dict(line.split(":", 1) for line in handle if ":" in line)
+        return int(fields["CapEff"], 16) | int(fields["CapPrm"], 16)
+    except (OSError, KeyError, ValueError):
+        return -1
+
+
 def children_of(pid: int) -> list[int]:
     """Linux: the processes whose parent is ``pid`` (empty elsewhere)."""
     found: list[int] = []

@@ -2,9 +2,11 @@
 
 Inside, the process sees only what it needs, read-only: the system and Python installation,
 the harness, the kata specs (``tests/test_*.py``, never the answer keys) and the solutions it
-grades. No ``reference/``, no other submission, no network, a private ``/tmp``, its own pid
-namespace (it cannot see or signal the grader), a cleared environment, no capabilities, and it
-dies with its parent. Resource limits are set by the child itself (``apply_limits``) before
+grades. No ``reference/``, no other submission, no network, its own pid namespace (it cannot see
+or signal the grader), a cleared environment, no capabilities, and it dies with its parent. No
+folder is writable (``/``, ``/tmp`` and ``/dev`` are private and read-only): a learner writing
+files can fill neither memory nor disk, and leaves nothing for the next job to find. Resource
+limits are set by the child itself (``apply_limits``) before
 any learner code runs. Where bubblewrap is missing (macOS, Windows, a Linux without it) learner
 code runs unsandboxed and grade.py says so.
 """
@@ -99,11 +101,16 @@ def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str
         args += ["--ro-bind", str(solution), str(solution)]
     for device in _gpu_devices():
         args += ["--dev-bind", device, device]
+    # Last, once every mount point exists: nothing inside is writable (tmpfs has no size limit here;
+    # bubblewrap's --size needs 0.10, and writing files is no part of any kata).
+    args += ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
     for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
         if name in os.environ:
             args += ["--setenv", name, os.environ[name]]
     # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
     args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(ROOT)]
+    # torch's lazy imports create a compile cache folder they never write to here: name one that exists.
+    args += ["--setenv", "TORCHINDUCTOR_CACHE_DIR", "/tmp"]
     return args + ["--"]
 
 

@@ -1,10 +1,10 @@
 """``grade.py watch``: re-grade a kata each time its file is saved.
 
 A save costs only the checks of that kata, never the import of torch: on Linux a warm zygote
-(``channel.Zygote``, torch imported and warmed up) forks a fresh child for each re-grade; where
-forking torch is not safe (macOS, Windows) a warm child is kept in reserve instead, used once, and
-the next one starts while the learner reads the verdict. Either way each re-grade runs in a fresh
-process, so learner code never lingers between runs. File events come from the operating system
+(``channel.Zygote``, torch imported and warmed up) forks a fresh child for each kata of each
+re-grade, so learner code never lingers between runs; where forking torch is not safe (macOS,
+Windows) one warm child (``channel.SerialChild``) grades save after save for as long as no kata
+changed what the next would see, and a fresh one starts as soon as one did. File events come from the operating system
 through ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW) where it is installed; the files
 are also polled, which covers network drives and WSL, where events do not arrive.
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import formats
-from .channel import Child, GradingChild, Zygote, can_fork
+from .channel import Zygote, learner_lane
 from .curriculum import FunctionInfo, KataInfo
 from .expectations import Recorded
 from .grading import Grading, grade
@@ -102,49 +102,32 @@ class Watcher:
         self.katas, self.functions, self.solutions = katas, functions, solutions
         self.expected, self.display, self.sandboxed = expected, display, sandboxed
         self.grading = Grading()
-        self.zygote = Zygote(sandboxed=sandboxed, solutions=(solutions,)) if can_fork() else None
-        self.folder = _stat(solutions, IDENTITY)   # the folder the zygote was started with
-        self.spare: Child | None = None   # a warm child kept in reserve where there is no zygote
+        self.lane = learner_lane(solutions, sandboxed=sandboxed)
+        self.folder = _stat(solutions, IDENTITY)   # the folder the lane's process was started with
 
-    def _spawn(self) -> GradingChild:
-        return self.zygote.fork() if self.zygote is not None else self._warm_child()
-
-    def _warm_child(self) -> Child:
-        return Child(sandboxed=self.sandboxed, solutions=(self.solutions,), warm=True)
-
-    def _learner(self) -> GradingChild:
+    def _ready_lane(self):
+        """The lane, after restarting a sandboxed zygote whose folder was replaced (a checkout, a
+        restore): it would still see the old one."""
         folder = _stat(self.solutions, IDENTITY)
-        if self.zygote is not None and folder != self.folder:
-            # The folder was replaced (a checkout, a restore): a sandboxed zygote still sees the old one.
-            self.zygote.stop()
-            self.folder = folder
-        child, self.spare = self.spare or self._spawn(), None
-        return child
-
-    def _refill(self) -> None:
-        # A new zygote or reserve child needs a few seconds to load torch and its lazy parts: a
-        # save that comes sooner waits for the rest of that. A zygote is only replaced after a job
-        # that had to be cut short took it down.
-        if self.zygote is not None:
-            self.zygote.start()
-        elif self.spare is None:
-            self.spare = self._warm_child()
+        if isinstance(self.lane, Zygote) and folder != self.folder:
+            self.lane.stop()
+        self.folder = folder
+        return self.lane
 
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
-        result = grade(self.functions, self.solutions, self.expected, spawn=self._spawn, learner=self._learner())
-        self.grading = result
-        self._refill()
+        self.grading = grade(self.functions, self.solutions, self.expected, lane=self._ready_lane())
+        self.lane.start()   # warm again before the next save (after a hang took the process down)
         self._show(self.functions)
 
     def regrade(self, kata: str) -> None:
-        """Grade one kata again with a warm child, against the expected observations already known."""
+        """Grade one kata again, against the expected observations already known."""
         chosen = [f for f in self.functions if f.kata == kata]
         known = Recorded(self.grading.expected, self.expected.name, getattr(self.expected, "stale", ()))
-        result = grade(chosen, self.solutions, known, spawn=self._spawn, learner=self._learner())
+        result = grade(chosen, self.solutions, known, lane=self._ready_lane())
         self.grading.verdicts.update(result.verdicts)
         self.grading.durations.update(result.durations)
-        self._refill()
+        self.lane.start()
         self._show(chosen)
 
     def _show(self, shown: list[FunctionInfo]) -> None:
@@ -159,12 +142,8 @@ class Watcher:
         print(formats.summary_line(every, view.lang), file=view.out, flush=True)
 
     def stop(self) -> None:
-        """Stop the zygote or the reserve children."""
-        if self.zygote is not None:
-            self.zygote.stop()
-        if self.spare is not None:
-            self.spare.stop()
-            self.spare = None
+        """Stop the lane's process."""
+        self.lane.stop()
 
 
 def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:

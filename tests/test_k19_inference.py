@@ -12,7 +12,8 @@ the function under test cannot clear or fake it through the objects it is given.
 call between building a case and its probes counts, so running a copy of the model counts too.
 The probes read how many rows were fed at once (predict_in_batches must never exceed
 batch_size) and whether autograd was recording (a graph built during inference wastes memory
-even when the result is detached afterwards).
+even when the result is detached afterwards). Each also says when it saw no forward call at all,
+which the reference never does: code that hides its forward calls from the record fails.
 """
 
 import weakref
@@ -83,16 +84,24 @@ def recording(factory, train):
     return custom(build)
 
 
+NOTHING_SEEN = "no forward call seen"   # what a probe says when the record is empty (a blinded record fails)
+
+
 def largest_batch(call):
     """"<= batch_size" when the model never saw more rows at once, else the largest count it saw."""
     model, _x, batch_size = call.args
-    largest = max(_RECORDS[model].rows, default=0)
-    return f"<= {batch_size}" if largest <= batch_size else str(largest)
+    rows = _RECORDS[model].rows
+    if not rows:
+        return NOTHING_SEEN
+    return f"<= {batch_size}" if max(rows) <= batch_size else str(max(rows))
 
 
 def graph_during_forward(call):
     """Whether any forward call ran with autograd recording (a graph built, even if detached later)."""
-    return any(_RECORDS[call.args[0]].grad_modes)
+    modes = _RECORDS[call.args[0]].grad_modes
+    if not modes:
+        return NOTHING_SEEN
+    return "recording" if any(modes) else "not recording"
 
 
 INFERENCE = BASIC + ("requires_grad", "history")

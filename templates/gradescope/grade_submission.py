@@ -82,17 +82,24 @@ def nothing_found(names: list, too_big: list) -> dict:
     return {"score": 0, "output": output, "output_format": "md", "tests": []}
 
 
+# What only the grader (root) reads: the answers in every form, and the secret. Learner code running
+# as LEARNER_USER can read the harness, the kata specs and its own files, none of these.
+INSTRUCTOR_FILES = (SOURCE / "reference", SOURCE / "tests" / "answer_key.dat", SOURCE / "tests" / "hidden_key.dat",
+                    SECRET)
+
+
 def protect_instructor_files() -> dict:
-    """As root (Gradescope's containers): hide the reference and the secret from other users, and
-    return the environment that makes grade.py run learner code as ``LEARNER_USER`` when bubblewrap
-    cannot run here (Docker usually forbids the namespaces it needs). Run as root, learner code
-    could read the reference, kill the grader or write results.json itself."""
+    """As root (Gradescope's containers): hide the reference, the answer keys and the secret from
+    other users, and return the environment that makes grade.py run learner code as
+    ``LEARNER_USER`` when bubblewrap cannot run here (Docker usually forbids the namespaces it
+    needs). Run as root, learner code could read the reference, kill the grader or write
+    results.json itself; as that user with a readable answer key it could look its calls up."""
     environment = dict(os.environ)
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return environment
-    os.chmod(SOURCE / "reference", 0o700)
-    if SECRET.exists():
-        os.chmod(SECRET, 0o600)
+    for path in INSTRUCTOR_FILES:
+        if path.exists():
+            os.chmod(path, 0o700 if path.is_dir() else 0o600)
     if not environment.get("KATA_RUN_AS"):   # a self-test names a user of its own
         import pwd
         try:
