@@ -109,8 +109,12 @@ def read_submission(submission: Submission, katas: set[str]) -> None:
     submission.digest = digest(files.items())
     if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
         theirs = integrity.grading_files(submission.folder)
+        unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
+        if unread:
+            submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
         mine = integrity.grading_files(ROOT)
-        changed = sorted(shown_name(name) for name, digest in theirs.items() if mine.get(name) != digest)
+        changed = sorted(shown_name(name) for name, digest in theirs.items()
+                         if mine.get(name) != digest and not name.endswith(("/", "/...")))
         if changed:
             shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
             submission.notes.append("its own grading files differ (ignored): " + shown)

@@ -198,3 +198,141 @@ def test_no_submission_can_disturb_another(flags, tmp_path):
         killer = rerun.pop("mallory-killer")
         assert again.returncode == 0 and rerun == {k: v for k, v in book.items() if k != "mallory-killer"}
         assert killer["k01_creation.filled"] == "0" and int(killer["score"]) <= full - filled_points
+
+
+# Run in a forked job: write the value 8 over the small int 7 of its zygote, through /proc/PPID/mem
+# (a forked job shares its zygote's addresses), then try to attach to it with ptrace. Had it worked,
+# every later job of that zygote would build `filled((2, 3), 7)` with eights.
+POISONER = """
+import ctypes, os, struct, sys
+
+
+def _poison_the_zygote():
+    seen = {}
+    parent = os.getppid()
+    try:
+        with open(f"/proc/{parent}/mem", "r+b", buffering=0) as memory:
+            memory.seek(id(7) + 24)   # a small int's first digit (CPython 3.11+ on 64 bits)
+            memory.write(struct.pack("<I", 8))
+        seen["mem"] = "written"
+    except OSError as error:
+        seen["mem"] = type(error).__name__
+    libc = ctypes.CDLL(None, use_errno=True)
+    # PTRACE_SEIZE: attaches without stopping it (the tracer's exit detaches it again).
+    seen["ptrace"] = "attached" if libc.ptrace(0x4206, parent, 0, 0) == 0 else "refused"
+    print("attack:", seen, file=sys.stderr)
+    return seen
+
+
+_REFERENCE_FILLED = filled
+
+
+def filled(shape, value):
+    _poison_the_zygote()
+    return _REFERENCE_FILLED(shape, value)
+"""
+
+PRIMITIVE = """
+import os, struct
+pid = os.fork()
+if pid == 0:
+    try:
+        with open(f"/proc/{os.getppid()}/mem", "r+b", buffering=0) as memory:
+            memory.seek(id(7) + 24)
+            memory.write(struct.pack("<I", 8))
+    finally:
+        os._exit(0)
+os.waitpid(pid, 0)
+print(3 + 4)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/PID/mem")
+@pytest.mark.parametrize("flags", BATCH_MODES, ids=lambda f: "no-sandbox" if f else "sandbox")
+def test_no_job_can_write_into_its_zygote(flags, tmp_path):
+    """With ptrace allowed (no Yama, or ptrace_scope 0), a forked process can write its parent's
+    memory: the attack works against an ordinary parent here (else the test has nothing to show),
+    and fails against the zygote, whose later jobs grade exactly as alone. Run again without the
+    attacker, batch gives the same honest rows."""
+    import subprocess
+
+    if not flags and not sandbox.available():
+        pytest.skip("bubblewrap is not installed here")
+    primitive = subprocess.run([sys.executable, "-c", PRIMITIVE], capture_output=True, text=True, timeout=60)
+    if primitive.stdout.strip() != "8":
+        pytest.skip("this machine forbids a child to write its parent's memory (Yama's ptrace_scope)")
+    subs = tmp_path / "submissions"
+    for name in ("a-before", "b-poisoner", "c-after"):
+        shutil.copytree(ROOT / "reference", subs / name)
+    target = subs / "b-poisoner" / "k01_creation.py"
+    target.write_text(target.read_text(encoding="utf-8") + POISONER, encoding="utf-8")
+    out = tmp_path / "gradebook.csv"
+    done = run("batch", str(subs), "--out", str(out), "-j", "1", *flags, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    book = _gradebook(out)
+    full = book["a-before"]["max_score"]
+    assert [book[name]["score"] for name in ("a-before", "b-poisoner", "c-after")] == [full] * 3, \
+        {name: {k: v for k, v in row.items() if v == "0"} for name, row in book.items()}
+    shutil.rmtree(subs / "b-poisoner")
+    again = run("batch", str(subs), "--out", str(out), "-j", "1", *flags, timeout=900)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert _gradebook(out) == {name: row for name, row in book.items() if name != "b-poisoner"}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a folder 1,200 levels deep")
+def test_batch_always_writes_its_gradebook(tmp_path):
+    """A repository nested 1,200 folders deep and a folder whose name is not UTF-8 are graded, and
+    both gradebooks are written; a submission whose katas/ cannot be read is a note on its row
+    (``test_an_unreadable_katas_folder_is_a_note``)."""
+    import json
+    import os
+    import subprocess
+
+    subs = tmp_path / "submissions"
+    shutil.copytree(ROOT / "reference", subs / "deep" / "katas")
+    folder = os.open(subs / "deep", os.O_RDONLY)
+    for _ in range(1200):   # os.makedirs itself recurses that deep
+        os.mkdir("d", dir_fd=folder)
+        inner = os.open("d", os.O_RDONLY, dir_fd=folder)
+        os.close(folder)
+        folder = inner
+    os.close(folder)
+    odd = os.fsencode(subs) + b"/caf\xff"
+    shutil.copytree(ROOT / "reference", os.fsdecode(odd))
+    try:
+        for out in (tmp_path / "book.csv", tmp_path / "book.json"):
+            done = run("batch", str(subs), "--out", str(out), "-j", "2", timeout=900)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    finally:   # pytest's own clean-up recurses, and would fail on that depth
+        subprocess.run(["rm", "-rf", str(subs / "deep")], check=True)
+    rows = {row["submission"]: row for row in json.loads((tmp_path / "book.json").read_text(encoding="utf-8"))}
+    assert set(rows) == {"deep", "caf\\xff"}
+    assert all(row["score"] == row["max_score"] for row in rows.values()), rows
+    assert "deeper than" in rows["deep"]["notes"]
+    assert set(_gradebook(tmp_path / "book.csv")) == {"deep", "caf\\xff"}
+
+
+def test_an_unreadable_katas_folder_is_a_note(tmp_path, monkeypatch):
+    """As a normal user, a katas/ of mode 000 cannot be listed (root can, so the refusal is simulated)."""
+    import os
+
+    from kata_harness import batch
+
+    subs = tmp_path / "submissions"
+    shutil.copytree(ROOT / "reference", subs / "closed" / "katas")
+    shutil.copytree(ROOT / "reference", subs / "open")
+    real_listdir = os.listdir
+
+    def listdir(path="."):
+        if str(path).endswith("closed/katas"):
+            raise PermissionError(13, "Permission denied")
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    found = {s.name: s for s in batch.collect(subs, {f.kata for f in _infos()})}
+    assert found["closed"].files is None and "katas/ cannot be read (Permission denied)" in found["closed"].notes
+    assert found["open"].files and len(found["open"].files) == 21
+
+
+def _infos():
+    return [f for kata in load_curriculum() for f in kata.functions]

@@ -171,6 +171,13 @@ def _can_run_as(user):
 ATTACKS_AS_ROOT = """
 REFERENCE = {reference!r}
 RESULTS = {results!r}
+ANSWER_KEY = {answer_key!r}
+
+
+def mask_like(x):
+    # The answer key holds every public call's result: looked up, it passes without computing.
+    open(ANSWER_KEY, "rb").read()
+    raise RuntimeError("the answer key was readable")
 
 
 def filled(shape, value):
@@ -191,7 +198,8 @@ def evenly_spaced(start, end, count):
 
 def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder_zip):
     """Where bubblewrap cannot run (Docker, as on Gradescope), learner code runs as KATA_RUN_AS's
-    user: it can neither read the reference nor kill the grader nor write results.json."""
+    user: it can neither read the reference or the answer key, nor kill the grader, nor write
+    results.json."""
     import tempfile
     from pathlib import Path
 
@@ -204,7 +212,8 @@ def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder
         (root / "results").mkdir()
         attack = (ROOT / "katas" / "k01_creation.py").read_text(encoding="utf-8") + ATTACKS_AS_ROOT.format(
             reference=str(root / "source" / "reference" / "k01_creation.py"),
-            results=str(root / "results" / "results.json"))
+            results=str(root / "results" / "results.json"),
+            answer_key=str(root / "source" / "tests" / "answer_key.dat"))
         (root / "submission" / "k01_creation.py").write_text(attack, encoding="utf-8")
         shutil.copy(ROOT / "reference" / "k03_dtypes.py", root / "submission" / "k03_dtypes.py")
         results, log = _run_autograder(root, env={"KATA_SANDBOX": "none", "KATA_RUN_AS": "nobody"})
@@ -212,6 +221,7 @@ def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder
         assert set(scores) == set(POINTS), log   # the grader survived and graded everything
         assert scores["k01_creation.filled"] == 0 and scores["k01_creation.evenly_spaced"] == 0
         assert "Permission" in _outputs(results)["k01_creation.filled"]
+        assert "Permission" in _outputs(results)["k01_creation.mask_like"]
         assert results["score"] == KATA_POINTS["k03_dtypes"]   # honest work still counts
         assert stat.S_IMODE((root / "source" / "reference").stat().st_mode) == 0o700
     finally:

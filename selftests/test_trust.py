@@ -195,7 +195,8 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
 
 def test_sandbox_hides_the_answers_and_other_files(tmp_path):
     """Inside the sandbox learner code sees no reference/, no answer key, no files beside its own
-    folder, cannot write the project, and has no network and a cleared environment."""
+    folder, can write no file anywhere (the project, /tmp, /dev/shm, /), and has no network and a
+    cleared environment."""
     if not sandbox.available():
         pytest.skip("bubblewrap is not installed here")
     report = tmp_path / "elsewhere" / "what-i-saw.txt"
@@ -214,6 +215,13 @@ def test_sandbox_hides_the_answers_and_other_files(tmp_path):
                 seen["write"] = True
             except OSError:
                 seen["write"] = False
+            for folder in ("/tmp", "/dev/shm", "/dev", "/", os.environ.get("HOME", "/tmp")):
+                try:   # a private tmpfs has no size limit: every folder must refuse writes
+                    with open(os.path.join(folder, "filler"), "wb") as filler:
+                        filler.write(bytes(1 << 20))
+                    seen["write " + folder] = True
+                except OSError:
+                    seen["write " + folder] = False
             seen["network"] = any(name != "lo" for _, name in socket.if_nameindex())
             seen["secret"] = "KATA_SECRET" in os.environ
             return seen
@@ -244,15 +252,19 @@ def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
     marker = tmp_path / "argparse-ran"
     (copy / "argparse.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit(0)\n")
     evil = tmp_path / "grading.py"
-    evil.write_text((copy / "kata_harness" / "grading.py").read_text().replace(
-        "def verdict_for(expected: dict, observations: dict) -> Verdict:",
-        "def verdict_for(expected: dict, observations: dict) -> Verdict:\n    return Verdict('passed')\n\n\n"
-        "def _unused(expected: dict, observations: dict) -> Verdict:"))
+    honest = (copy / "kata_harness" / "grading.py").read_text()
+    evil.write_text(honest + "\n\ndef verdict_for(*args, **kwargs):\n    return Verdict('passed')\n")
     pycache = copy / "kata_harness" / "__pycache__"
     pycache.mkdir()
     tag = sys.implementation.cache_tag
     py_compile.compile(str(evil), cfile=str(pycache / f"grading.{tag}.pyc"), dfile=str(evil),
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    # The planted bytecode takes effect wherever Python's own import system loads the harness:
+    # the attack is real, and only grade.py's source-only loader stops it.
+    planted = subprocess.run([sys.executable, "-c", "import kata_harness.grading as g; "
+                              "print(g.verdict_for({}, {}).status.value)"], capture_output=True, text=True,
+                             timeout=120, cwd=copy)
+    assert planted.stdout.strip() == "passed", planted.stderr[-2000:]
     done = subprocess.run([sys.executable, str(copy / "grade.py"), "k01", "--format", "json"],
                           capture_output=True, text=True, timeout=300, cwd=copy)
     assert done.returncode == 0, done.stderr[-2000:]
