@@ -173,9 +173,15 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
     assert reporter["env"]["KATAS_RESULTS"].replace(" ", "") == "${{steps.katas.outputs.result}}"
 
 
-def test_a_release_carries_the_workflow_and_the_step_grades_the_answer_key(template):
+def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades_the_answer_key(template):
     assert (template / ".github" / "workflows" / "classroom.yml").read_text() == WORKFLOW.read_text()
     assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "classroom_step.py").read_text()
+    devcontainer = json.loads((template / ".devcontainer" / "devcontainer.json").read_text())
+    version = re.fullmatch(r"mcr\.microsoft\.com/devcontainers/python:(\d+)\.(\d+)", devcontainer["image"])
+    assert version and (int(version[1]), int(version[2])) >= _classroom_step().MIN_PYTHON
+    install = devcontainer["onCreateCommand"]   # CPU PyTorch by name, from outside the repository
+    assert install.startswith("cd /tmp && ") and "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in install
+    assert "-e ." not in install and " . " not in install + " "
 
 
 def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):
