@@ -90,9 +90,10 @@ def _timeout(parser) -> None:
 
 def _format(parser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
-                             "grading reporter); gradescope (results.json); markdown (a summary, as in GitHub's "
-                             "job summary); workflow (the Classroom workflow's one JSON: classroom, text, markdown)")
+                        help="text for people; json (grade.py's own schema); classroom (the autograding "
+                             "reporter's format, practice); gradescope (results.json, official); markdown (a summary, "
+                             "as in GitHub's job summary); workflow (the practice workflow's one JSON: classroom, "
+                             "text, markdown)")
 
 
 def _visibility(parser) -> None:
