@@ -8,6 +8,8 @@
     python grade.py freeze                 instructor: write the answer key from reference/
     python grade.py release OUT_DIR        instructor: write the student template (no reference/)
     python grade.py release --gradescope autograder.zip    instructor: Gradescope's autograder
+    python grade.py release --classroom50 DIR   instructor: Classroom 50's template and autograder
+    python grade.py release --codio DIR    instructor: the content of Codio's .guides/secure
     python grade.py batch DIR [--out FILE] instructor: grade every submission folder in DIR
     python grade.py check                  kata author: every kata complete and consistent
     python grade.py --help                 every command; `python grade.py COMMAND --help`: its options

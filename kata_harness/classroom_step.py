@@ -1,12 +1,18 @@
-"""The GitHub Classroom workflow's grading step: ``python3 kata_harness/classroom_step.py``.
+"""The practice workflow's grading step: ``python3 kata_harness/classroom_step.py``.
 
-It grades once (``grade.py --format workflow``) and hands that one grading to three readers:
-the step's log gets the learner's text report, ``$GITHUB_STEP_SUMMARY`` a Markdown summary, and
-``$GITHUB_OUTPUT`` the base64 ``result`` that classroom-resources/autograding-grading-reporter
-reads. When anything goes wrong (the install failed, the wrong Python, no PyTorch, grade.py
-crashed or printed nonsense) it still writes a result: 0 points out of the real maximum, read
-from ``curriculum/*.toml``, with the reason in a test's message. The reporter records no grade
-at all for a maximum of 0, so the maximum must never be 0.
+It grades once (``grade.py --format workflow --against answer-key``: the template's public cases,
+whatever ``reference/`` a student adds) and hands that one grading to three readers: the step's log
+gets the learner's text report, ``$GITHUB_STEP_SUMMARY`` a Markdown summary, and ``$GITHUB_OUTPUT``
+the base64 ``result`` that classroom-resources/autograding-grading-reporter reads from one
+environment variable. When anything goes wrong (the install failed, the wrong Python, no PyTorch,
+grade.py crashed or printed nonsense) it still writes a result: 0 points out of the real maximum,
+read from ``curriculum/*.toml``, with the reason in a test's message. The reporter records no grade
+at all for a maximum of 0, so the maximum must never be 0. The student controls this repository:
+what it reports is practice feedback.
+
+Both outputs stay within the platform's limits whatever the messages hold: grade.py cuts them
+(``official.REPORTER_BYTES``, ``summary.SUMMARY_BYTES``), and this step checks again, since a
+result the reporter cannot read or a summary GitHub refuses would leave the student nothing.
 
 Standalone on purpose: standard library only, no import of the kata_harness package, and
 nothing newer than Python 3.7, so that it runs where grade.py cannot.
@@ -25,6 +31,12 @@ MIN_PYTHON = (3, 10)        # pyproject.toml's requires-python (a self-test keep
 DEADLINE = 600              # grade.py prints a complete result within this many seconds ...
 GRADE_TIMEOUT = 660         # ... and is stopped after this many, should it hang itself
 MESSAGE_LIMIT = 500         # the reporter's messages, as grade.py's --format classroom caps them
+# Linux refuses a single environment string over 128 KiB (E2BIG), and the reporter reads the result
+# from one; GitHub shows no job summary over 1 MiB.
+RESULT_LIMIT = 100000       # bytes of the base64 result
+SUMMARY_LIMIT = 1 << 20     # bytes of the job summary
+PRACTICE = ("> Practice feedback: public checks only. Your instructor makes the official grade. / "
+            "练习反馈：只运行公开检查。正式成绩由老师评定。\n\n")
 PROBE = ("import importlib.util, sys; "
          "print(sys.version_info[0], sys.version_info[1], importlib.util.find_spec('torch') is not None)")
 
@@ -116,7 +128,8 @@ def _valid(result):
 
 def grade(python):
     """Run grade.py once: (the workflow bundle, None), or (None, why it gave none)."""
-    command = [python, os.path.join(ROOT, "grade.py"), "--format", "workflow", "--deadline", str(DEADLINE)]
+    command = [python, os.path.join(ROOT, "grade.py"), "--format", "workflow", "--against", "answer-key",
+               "--deadline", str(DEADLINE)]
     try:
         done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               encoding="utf-8", errors="replace", timeout=GRADE_TIMEOUT)
@@ -142,8 +155,28 @@ def grade(python):
 def error_result(reason, maximum):
     """0 points out of ``maximum``, with ``reason``: what the reporter gets when grading failed."""
     return {"version": 1, "status": "error", "max_score": maximum, "tests": [{
-        "name": "grading", "status": "error", "score": 0, "message": reason[:MESSAGE_LIMIT],
+        "name": "grading", "status": "error", "score": 0, "message": _cut(reason, MESSAGE_LIMIT),
         "test_code": "python grade.py", "filename": "grade.py", "line_no": 1, "duration": 0}]}
+
+
+def _cut(text, limit):
+    """``text`` in at most about ``limit`` characters, saying where it was cut."""
+    return text if len(text) <= limit else text[:limit] + " " + _message("[… cut here]", "[……在此截断]")
+
+
+def _encoded(result):
+    """The reporter's input: ``result`` as base64 UTF-8 JSON."""
+    return base64.b64encode(json.dumps(result, ensure_ascii=False).encode("utf-8")).decode("ascii")
+
+
+def _fitting_summary(markdown):
+    """``markdown`` for the job summary, cut (and saying so) where it would pass GitHub's limit."""
+    data = markdown.encode("utf-8")
+    if len(data) <= SUMMARY_LIMIT - 1000:
+        return markdown
+    return data[:SUMMARY_LIMIT - 1000].decode("utf-8", "ignore") + "\n\n" + _message(
+        "(cut here: the summary was too large; the log of the grading step has the whole report)",
+        "（在此截断：摘要过大；评分步骤的日志中有完整报告）") + "\n"
 
 
 def _command_text(text):
@@ -178,10 +211,16 @@ def main():
         reason = _problem_with(python)
     if reason is None:
         bundle, reason = grade(python)
+    size = len(_encoded(bundle["classroom"])) if bundle is not None else 0
+    if size > RESULT_LIMIT:   # grade.py keeps it smaller; a result the reporter cannot read would record nothing
+        print(bundle["text"])
+        bundle, reason = None, _message(
+            "grade.py's result is too large for the reporter ({} bytes, at most {}); the report above has it all"
+            .format(size, RESULT_LIMIT), "grade.py 的结果太大，报告器无法读取；上面的报告中有全部内容")
     if bundle is not None:
         result = bundle["classroom"]
         print(bundle["text"])
-        _append("GITHUB_STEP_SUMMARY", bundle["markdown"])
+        _append("GITHUB_STEP_SUMMARY", _fitting_summary(PRACTICE + bundle["markdown"]))
     else:
         maximum = max_points(os.path.join(ROOT, "curriculum"))
         if maximum is None:   # curriculum/ is gone: still record a zero, out of 1, rather than no grade
@@ -191,8 +230,7 @@ def main():
         result = error_result(reason, maximum)
         print("::error title=Grading failed / 评分失败::" + _command_text(reason))
         _append("GITHUB_STEP_SUMMARY", _failure_summary(reason, maximum))
-    encoded = base64.b64encode(json.dumps(result, ensure_ascii=False).encode("utf-8")).decode("ascii")
-    _append("GITHUB_OUTPUT", "result={}\n".format(encoded))
+    _append("GITHUB_OUTPUT", "result={}\n".format(_encoded(result)))
     return 0
 
 

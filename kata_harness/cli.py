@@ -90,9 +90,10 @@ def _timeout(parser) -> None:
 
 def _format(parser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text for people; json (grade.py's own schema); classroom (GitHub Classroom's "
-                             "grading reporter); gradescope (results.json); markdown (a summary, as in GitHub's "
-                             "job summary); workflow (the Classroom workflow's one JSON: classroom, text, markdown)")
+                        help="text for people; json (grade.py's own schema); classroom (the autograding "
+                             "reporter's format, practice); gradescope (results.json, official); markdown (a summary, "
+                             "as in GitHub's job summary); workflow (the practice workflow's one JSON: classroom, "
+                             "text, markdown)")
 
 
 def _visibility(parser) -> None:
@@ -161,14 +162,22 @@ def build_parser() -> Parser:
                                     "instructor's secret, those of the hidden cases into the encrypted hidden key).")
 
     release = commands.add_parser("release", parents=[visibility, secret],
-                                  help="instructor: write the student template and/or Gradescope's autograder",
-                                  description="Write the student template, Gradescope's autograder, or both, and "
-                                              "check what was written.")
+                                  help="instructor: write the student template and/or a platform's grader",
+                                  description="Write the student template, Gradescope's autograder, Classroom 50's "
+                                              "template and autograder, Codio's secure folder, or several of them, "
+                                              "and check what was written.")
     release.add_argument("out_dir", metavar="OUT_DIR", nargs="?", help="the student template (without reference/)")
-    release.add_argument("--force", action="store_true", help="replace the contents of a non-empty OUT_DIR, or ZIP")
+    release.add_argument("--force", action="store_true", help="replace what is already at a target")
     release.add_argument("--gradescope", metavar="ZIP",
                          help="write Gradescope's autograder zip (it holds reference/: upload it, never share it)")
-    release.add_argument("--lang", choices=LANGUAGES, default="en", help="Gradescope: the language of the feedback")
+    release.add_argument("--classroom50", metavar="DIR",
+                         help="write Classroom 50's DIR/template (the assignment's template repository) and "
+                              "DIR/autograder (for CLASSROOM/autograders/ASSIGNMENT/: public cases, no reference)")
+    release.add_argument("--codio", metavar="DIR",
+                         help="write the content of a Codio assignment's .guides/secure/ folder (it holds "
+                              "reference/ and the secret: never share it)")
+    release.add_argument("--lang", choices=LANGUAGES, default="en",
+                         help="Gradescope, Classroom 50, Codio: the language of the feedback")
     release.add_argument("--max-hint-level", type=_not_negative, default=None, metavar="N",
                          help="the template's curriculum keeps hint levels 1 to N only (0: no hints)")
 
@@ -224,10 +233,12 @@ def parse(argv: list[str], started: float) -> Command:
         argv = ["grade", *argv]
     args = parser.parse_args(argv)
     if args.command == "release" and not args.out_dir:
-        if not args.gradescope:
-            parser.subcommands["release"].error("give OUT_DIR, --gradescope ZIP, or both")
-        if args.max_hint_level is not None:
-            parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR")
+        if not (args.gradescope or args.classroom50 or args.codio):
+            parser.subcommands["release"].error("give OUT_DIR, --gradescope ZIP, --classroom50 DIR or --codio DIR "
+                                                "(or several)")
+        if args.max_hint_level is not None and not args.classroom50:
+            parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR or "
+                                                "--classroom50 DIR")
     from .processes import RUN_AS_VARIABLE, check_learner_user
     if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT:
         from .sandbox import available

@@ -129,8 +129,8 @@ def render_as(output_format: str, doc: dict, katas: list[KataInfo], functions: l
               colour: bool = False) -> str:
     """What ``grade.py --format FORMAT`` prints for one grading (``doc``: its JSON document):
     text (the learner's table, and a line when learner code ran without a sandbox), json,
-    classroom, gradescope, markdown, or workflow (the Classroom reporter's result, the log's text
-    and the job summary, from the one grading). ``tampered``: the integrity problem official
+    classroom, gradescope, markdown, or workflow (the practice workflow's reporter result, the log's
+    text and the job summary, from the one grading). ``tampered``: the integrity problem the result
     formats put on every test instead of a score."""
     import json
 

@@ -1,7 +1,7 @@
 """Hidden cases: checks that run only in official grading, whose expected results no student file holds.
 
-Official grading (the instructor's secret is given, or the format is one a grade is recorded
-from: classroom, gradescope, workflow) runs, after a function's public cases, its hidden cases
+Official grading (the instructor's secret is given, or the format is one an instructor-side
+grader records a grade from: gradescope) runs, after a function's public cases, its hidden cases
 (``spec.Function.hidden_plan``): the cases a test module declares ``hidden=True``, and every
 randomised public case drawn again with a seed derived from the secret. A submission that looks
 its answers up in the public answer key therefore earns practice points only.
@@ -31,7 +31,9 @@ from .integrity import SECRET_VARIABLE
 
 HIDDEN_KEY_NAME = "tests/hidden_key.dat"
 MAGIC = b"KATA-HIDDEN-KEY 1\n"
-OFFICIAL_FORMATS = ("classroom", "gradescope", "workflow")
+# The formats a grade is recorded from where learner code cannot run first. Student-repository CI
+# (classroom, workflow) gives practice feedback and never gets the secret: it grades the public cases.
+OFFICIAL_FORMATS = ("gradescope",)
 # The key derivation: PBKDF2 rather than a plain hash, since an instructor may choose a weak secret
 # and the encrypted file is in every student's repository.
 _SALT = b"torch-pitfall-katas hidden key v1"

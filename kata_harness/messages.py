@@ -345,6 +345,14 @@ MESSAGES = {
     "hint.none": {
         "en": "{function}: no hints are available here", "zh": "{function}：这里没有可用的提示",
     },
+    "reporter.cut": {
+        "en": "[… cut here: the whole message is on the run's summary page]",
+        "zh": "[……在此截断：完整信息见运行摘要页面]",
+    },
+    "practice.ci": {
+        "en": "Practice feedback: public checks only. Your instructor makes the official grade.",
+        "zh": "练习反馈：只运行公开检查。正式成绩由老师评定。",
+    },
 }
 
 

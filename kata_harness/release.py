@@ -1,45 +1,67 @@
-"""``grade.py release``: the student template, without reference solutions, and Gradescope's autograder.
+"""``grade.py release``: the student template, without reference solutions, and the graders of the
+platforms classes run on.
 
 ``release OUT_DIR`` copies the stubs, the kata tests with the answer key, the curriculum, the
-harness, the grading command, the project files and the GitHub Classroom workflow, adds what
-``templates/student/`` holds (the student README, a .gitignore), writes the integrity
-manifest, and then checks itself: its stubs must score 0 and the reference, copied into a
-scratch copy's ``katas/``, full marks.
+harness, the grading command and the project files, adds what ``templates/student/`` holds (the
+student README, the practice-feedback workflow ``.github/workflows/classroom.yml``, the
+devcontainer, a .gitignore), writes the integrity manifest, and then checks itself: its stubs must
+score 0 and the reference, copied into a scratch copy's ``katas/``, full marks.
 
 ``release --gradescope ZIP`` writes the autograder zip that Gradescope builds its image from:
 ``setup.sh``, ``run_autograder`` and ``grade_submission.py`` (``templates/gradescope/``) at
 its root, beside the project with its reference (instructors upload it; students never see
 it). It checks itself too: run on a simulated tree, it gives the reference full marks.
 
+``release --classroom50 OUT_DIR`` writes ``OUT_DIR/template/`` (the assignment's template
+repository: the student template without the practice workflow, whose place Classroom 50's own
+takes, and without a manifest, since the autograder grades with its own copy of the grading files)
+and ``OUT_DIR/autograder/`` (what goes to ``CLASSROOM/autograders/ASSIGNMENT/`` in the Classroom 50
+repository, which publishes it on GitHub Pages: ``autograder.py`` from ``templates/classroom50/``
+beside the template's grading files; no reference, hidden key or secret; at most 10 MB packed).
+It checks itself by running the autograder as Classroom 50's runner does, on the reference.
+
+``release --codio DIR`` writes what goes into a Codio assignment's ``.guides/secure/`` folder
+(which students never get): ``codio_grade.py`` from ``templates/codio/`` beside the project with
+its reference (and the secret). It checks itself on a simulated Codio workspace.
+
 With the instructor's secret (hidden cases): the template carries the encrypted hidden key and a
 manifest signed with the secret, never the secret itself, and checks that the reference also
-scores full marks in official grading; the zip carries the secret in ``kata_secret``, which the
-autograder passes to grade.py as ``--secret-file``.
+scores full marks in official grading; the Gradescope zip and the Codio folder carry the secret in
+``kata_secret``, which their scripts pass to grade.py as ``--secret-file``.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
 
 from . import answer_key, hidden, integrity
-from .curriculum import ROOT
+from .curriculum import ROOT, load_curriculum
 
-COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml", ".github/workflows/classroom.yml")
+COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
 STUDENT_EXTRAS = ROOT / "templates" / "student"
+PRACTICE_WORKFLOW = ".github/workflows/classroom.yml"   # in STUDENT_EXTRAS
 GRADESCOPE_EXTRAS = ROOT / "templates" / "gradescope"
-# What the autograder grades with: the project as the template has it, plus the reference.
-GRADESCOPE_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
-GRADESCOPE_FOLDERS = COPIED_FOLDERS + ("reference",)
+CLASSROOM50_EXTRAS = ROOT / "templates" / "classroom50"
+CODIO_EXTRAS = ROOT / "templates" / "codio"
+# What an instructor-side grader grades with: the project as the template has it, plus the reference.
+GRADER_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
+GRADER_FOLDERS = COPIED_FOLDERS + ("reference",)
 EXECUTABLE = ("setup.sh", "run_autograder")
-SECRET_FILE = "kata_secret"    # in the zip: the instructor's secret, for --secret-file
+SECRET_FILE = "kata_secret"    # in the zip and the Codio folder: the instructor's secret, for --secret-file
+# What Classroom 50's autograder grades with, taken from the released template: no reference, no hidden key.
+CLASSROOM50_FILES = ("grade.py",)
+CLASSROOM50_FOLDERS = ("katas", "tests", "kata_harness", "curriculum")
+CLASSROOM50_PACKED_LIMIT = 10 * 1024 * 1024   # bytes: Classroom 50's runner fetches no larger bundle
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
 
@@ -85,10 +107,12 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
                 from None
 
 
-def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None) -> list[str]:
+def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None, *,
+            for_classroom50: bool = False) -> list[str]:
     """Write the template into ``out`` and verify it; returns what the self-check found wrong.
     ``secret``: the instructor's secret, which signs the manifest (never copied).
-    ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only."""
+    ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only.
+    ``for_classroom50``: without the practice workflow and the manifest (see the module's docstring)."""
     check_target(out, force)
     key = answer_key.load()
     if key is None or key.stale_katas():
@@ -106,8 +130,20 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
         shutil.copytree(STUDENT_EXTRAS, out, dirs_exist_ok=True, ignore=_SKIPPED)
     if max_hint_level is not None:
         cap_hints(out, key, max_hint_level, secret)
-    integrity.write_manifest(out, secret)
+    if for_classroom50:
+        (out / PRACTICE_WORKFLOW).unlink()
+        _remove_empty_folders(out / ".github")
+    else:
+        integrity.write_manifest(out, secret)
     return verify(out, secret)
+
+
+def _remove_empty_folders(folder: Path) -> None:
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None) -> None:
@@ -171,20 +207,34 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
             if not official.get("official") or official["score"] != official["max_score"]:
                 problems.append(f"the reference scores {official['score']}/{official['max_score']} in the template's "
                                 f"official grading")
-    if any(secret.encode() in path.read_bytes() for path in out.rglob("*") if secret and path.is_file()):
+    if _secret_in(out, secret):
         problems.append("the template contains the secret")
     return problems
 
 
-def _zip_entries() -> dict:
-    """{name in the zip: file} for the autograder: the extras at the root, then the project."""
-    entries = {path.name: path for path in sorted(GRADESCOPE_EXTRAS.iterdir()) if path.is_file()}
-    entries.update({name: ROOT / name for name in GRADESCOPE_FILES})
-    for folder in GRADESCOPE_FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*")):
+def _tree_entries(root: Path, files: tuple, folders: tuple) -> dict:
+    """{relative name: file} of ``files`` and every file in ``folders`` under ``root`` (no bytecode)."""
+    entries = {name: root / name for name in files}
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                entries[path.relative_to(ROOT).as_posix()] = path
+                entries[path.relative_to(root).as_posix()] = path
     return entries
+
+
+def _grader_entries(extras: Path) -> dict:
+    """{name: file} of an instructor-side grader: the platform's scripts (``extras``) at the root,
+    then the project with its reference."""
+    entries = {path.name: path for path in sorted(extras.iterdir()) if path.is_file()}
+    entries.update(_tree_entries(ROOT, GRADER_FILES, GRADER_FOLDERS))
+    return entries
+
+
+def _check_outside_project(path: Path, what: str) -> None:
+    """Refuse a grader written into this project's own files."""
+    root = ROOT.resolve()
+    if any(path.is_relative_to(root / name) for name in GRADER_FOLDERS + ("selftests", "templates", ".git")):
+        raise ReleaseError(f"{path} is inside this project's own files; choose another place for {what}")
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -205,9 +255,7 @@ def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str =
     zip_path = zip_path.resolve()
     if zip_path.suffix != ".zip":
         raise ReleaseError(f"{zip_path} does not end in .zip")
-    root = ROOT.resolve()
-    if any(zip_path.is_relative_to(root / name) for name in GRADESCOPE_FOLDERS + ("selftests", "templates", ".git")):
-        raise ReleaseError(f"{zip_path} is inside this project's own files; choose another place")
+    _check_outside_project(zip_path, "the zip")
     if zip_path.exists() and not (force and zip_path.is_file()):
         raise ReleaseError(f"{zip_path} exists; pass --force to replace it")
     if not (ROOT / "reference").is_dir():
@@ -216,7 +264,7 @@ def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str =
     zip_path.parent.mkdir(parents=True, exist_ok=True)
     partial = zip_path.with_name(zip_path.name + ".partial")
     with zipfile.ZipFile(partial, "w") as archive:
-        for name, path in _zip_entries().items():
+        for name, path in _grader_entries(GRADESCOPE_EXTRAS).items():
             _add(archive, name, path.read_bytes())
         _add(archive, "gradescope.json", json.dumps({"visibility": visibility, "lang": lang}, indent=1).encode())
         if secret:
@@ -249,3 +297,130 @@ def verify_gradescope(zip_path: Path) -> list[str]:
             problems.append(f"the reference scores {earned}/{possible} in the autograder: {failing}")
     return problems
 
+
+
+def _release_folder(out: Path, force: bool) -> None:
+    """An empty ``out`` (replaced only with ``force``), outside this project's own files."""
+    check_target(out, force)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+
+def _secret_in(folder: Path, secret: str | None) -> bool:
+    """Whether any file under ``folder`` holds ``secret``."""
+    if not secret:
+        return False
+    return any(secret.encode() in path.read_bytes() for path in folder.rglob("*") if path.is_file())
+
+
+def packed_size(folder: Path) -> int:
+    """The size of ``folder`` as Classroom 50 publishes it: one .tar.gz (``tar -czf``)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        archive.add(folder, arcname="assignment")
+    return len(buffer.getvalue())
+
+
+def classroom50_release(out: Path, *, force: bool = False, secret: str | None = None,
+                        max_hint_level: int | None = None, lang: str = "en") -> list[str]:
+    """Write ``out/template`` and ``out/autograder`` for Classroom 50 and verify both; returns what
+    the checks found wrong. ``lang``: the language of the learner's report."""
+    _release_folder(out, force)
+    problems = release(out / "template", secret=secret, max_hint_level=max_hint_level, for_classroom50=True)
+    if problems:
+        return problems
+    bundle = out / "autograder"
+    bundle.mkdir()
+    entries = {path.name: path for path in sorted(CLASSROOM50_EXTRAS.iterdir()) if path.is_file()}
+    entries.update(_tree_entries(out / "template", CLASSROOM50_FILES, CLASSROOM50_FOLDERS))
+    entries.pop(hidden.HIDDEN_KEY_NAME, None)   # hidden checks are for the instructor's side
+    for name, path in entries.items():
+        (bundle / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, bundle / name)
+    (bundle / "classroom50.json").write_text(json.dumps({"lang": lang}) + "\n")
+    return verify_classroom50(out, secret)
+
+
+def classroom50_environment(checkout: Path, bundle: Path) -> dict:
+    """The environment Classroom 50's runner gives autograder.py for a submission of ``checkout``
+    (``runner.py``: its identity variables, ``CLASSROOM50_BUNDLE_DIR``), without the secret."""
+    repository = "katas-org/katas-practice-student"
+    commit = f"https://github.com/{repository}/commit/0123456789abcdef0123456789abcdef01234567"
+    return {**_environment(), "CLASSROOM": "katas", "ASSIGNMENT": "practice", "SUBMISSION_TAG":
+            "submit/2026-09-01T12-00-00Z-0123456", "PAGES_BASE_URL": "https://katas-org.github.io/classroom50",
+            "GITHUB_REPOSITORY": repository, "GITHUB_WORKSPACE": str(checkout), "USERNAME": "student",
+            "OWNER": "student", "ASSIGNMENT_TYPE": "individual", "COMMIT_URL": commit, "REVIEW_URL": commit,
+            "RELEASE_URL": f"https://github.com/{repository}/releases/tag/submit%2F2026-09-01T12-00-00Z-0123456",
+            "CLASSROOM50_BUNDLE_DIR": str(bundle)}
+
+
+def verify_classroom50(out: Path, secret: str | None = None) -> list[str]:
+    """The autograder holds no reference, hidden key or secret, packs within Classroom 50's limit,
+    and, run as Classroom 50's runner runs it on a checkout of the template holding the reference,
+    exits 0 with a result.json giving full marks, one test per function."""
+    bundle, problems = out / "autograder", []
+    if (bundle / "reference").exists() or (bundle / hidden.HIDDEN_KEY_NAME).exists() or _secret_in(bundle, secret):
+        problems.append("the Classroom 50 autograder holds the reference, the hidden key or the secret")
+    if (out / "template" / PRACTICE_WORKFLOW).exists() or _secret_in(out / "template", secret):
+        problems.append("the Classroom 50 template holds the practice workflow or the secret")
+    if packed_size(bundle) > CLASSROOM50_PACKED_LIMIT:
+        problems.append(f"the Classroom 50 autograder packs to {packed_size(bundle)} bytes, more than "
+                        f"{CLASSROOM50_PACKED_LIMIT}")
+    with tempfile.TemporaryDirectory() as scratch:
+        runtime, checkout = Path(scratch) / "runtime" / "practice", Path(scratch) / "checkout"
+        shutil.copytree(bundle, runtime)
+        shutil.copytree(out / "template", checkout)
+        for path in (ROOT / "reference").glob("k*.py"):
+            shutil.copy2(path, checkout / "katas" / path.name)
+        done = subprocess.run([sys.executable, str(runtime / "autograder.py")], cwd=checkout, capture_output=True,
+                              text=True, timeout=1200, env=classroom50_environment(checkout, runtime))
+        try:
+            result = json.loads((checkout / "result.json").read_text(encoding="utf-8"))
+            earned, possible, tests = result["score"], result["max-score"], result["tests"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            return problems + [f"the Classroom 50 autograder wrote no readable result.json ({error}): "
+                               f"{done.stderr.strip()[-500:]}"]
+        functions = sum(len(kata.functions) for kata in load_curriculum())
+        if done.returncode != 0 or result.get("schema") != "classroom50/result/v1" or len(tests) != functions \
+                or not possible or earned != possible:
+            problems.append(f"the reference scores {earned}/{possible} in the Classroom 50 autograder "
+                            f"(exit status {done.returncode}, {len(tests)} tests for {functions} functions)")
+    return problems
+
+
+def codio_release(folder: Path, *, force: bool = False, lang: str = "en", secret: str | None = None) -> list[str]:
+    """Write the content of a Codio assignment's ``.guides/secure/`` folder into ``folder`` and verify
+    it; returns what the check found wrong."""
+    folder = folder.resolve()
+    _check_outside_project(folder, "the Codio folder")
+    if not (ROOT / "reference").is_dir():
+        raise ReleaseError("there is no reference/ folder: the Codio grader grades with it")
+    check_hidden_key(secret, needed=False)
+    _release_folder(folder, force)
+    for name, path in _grader_entries(CODIO_EXTRAS).items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, folder / name)
+    (folder / "codio.json").write_text(json.dumps({"lang": lang}) + "\n")
+    if secret:
+        (folder / SECRET_FILE).write_text(secret + "\n")
+    return verify_codio(folder)
+
+
+def verify_codio(folder: Path) -> list[str]:
+    """Run the folder's codio_grade.py as a Codio code test would, on a simulated workspace whose
+    katas are the reference: it must report 100 percent."""
+    with tempfile.TemporaryDirectory() as scratch:
+        workspace = Path(scratch) / "workspace"
+        shutil.copytree(folder, workspace / ".guides" / "secure", ignore=_SKIPPED)
+        shutil.copytree(ROOT / "reference", workspace / "katas", ignore=_SKIPPED)
+        done = subprocess.run([sys.executable, str(workspace / ".guides" / "secure" / "codio_grade.py")],
+                              cwd=workspace, capture_output=True, text=True, timeout=1200,
+                              env={**{k: v for k, v in _environment().items() if not k.startswith("CODIO_")},
+                                   # The reference is trusted: this check may run where bubblewrap cannot.
+                                   "KATA_CODIO_CHECK": "trusted-reference"})
+    reported = [line for line in done.stdout.splitlines() if line.startswith("codio: points=")]
+    if done.returncode != 0 or reported != ["codio: points=100"]:
+        return [f"the Codio grader reports {reported or 'nothing'} for the reference (exit status {done.returncode}): "
+                f"{(done.stdout + done.stderr).strip()[-500:]}"]
+    return []

@@ -18,7 +18,10 @@ from .messages import message, pick
 from .report import with_hint
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
-DETAIL_LIMIT = 4000   # characters of one message; a summary must stay far below GitHub's 1 MiB
+DETAIL_LIMIT = 4000   # characters of one message in full
+# GitHub shows no job summary over 1 MiB; messages are cut shorter while the summary would exceed this
+# (Chinese text and emoji take three and four bytes a character).
+SUMMARY_BYTES = 900_000
 CELL_LIMIT = 160      # characters of what differed, in a table cell
 WORDS = {   # the summary's own words; the rest comes from the curriculum and kata_harness.messages
     "title": {"en": "PyTorch pitfall katas", "zh": "PyTorch 踩坑练习"},
@@ -58,11 +61,11 @@ def _what_differed(entry: dict) -> str:
     return line if len(line) <= CELL_LIMIT else line[:CELL_LIMIT - 3] + "..."
 
 
-def _details(entry: dict, lang: str) -> str:
-    """The whole message of a function not passed, with its first hint."""
+def _details(entry: dict, lang: str, limit: int) -> str:
+    """The whole message of a function not passed, with its first hint, cut at ``limit`` characters."""
     text = with_hint(entry, lang)
-    if len(text) > DETAIL_LIMIT:
-        text = text[:DETAIL_LIMIT] + " " + message("truncated", lang)
+    if len(text) > limit:
+        text = text[:limit] + " " + message("truncated", lang)
     return text
 
 
@@ -75,20 +78,34 @@ def _result_cell(entry: dict, info: FunctionInfo, lang: str) -> str:
     return _code(_what_differed(entry))
 
 
-def _details_block(entry: dict, info: FunctionInfo, lang: str) -> str:
+def _details_block(entry: dict, info: FunctionInfo, lang: str, limit: int) -> str:
     """A function not passed, in full, folded under its title (left folded while it is a stub)."""
     opened = "" if entry["status"] == "todo" else " open"
     return (f"<details{opened}><summary>{MARKS[entry['status']]} <code>{entry['name']}</code> — "
             f"{_escape(pick(info.title, lang))} ({info.section})</summary>\n\n"
-            f"{_block(_details(entry, lang))}\n\n</details>\n")
+            f"{_block(_details(entry, lang, limit))}\n\n</details>\n")
 
 
 def markdown(doc: dict, katas: list[KataInfo], *, lang: str, warning: str | None = None,
-             details: bool = True) -> str:
+             details: bool = True, first_only: bool = False) -> str:
     """The summary of ``doc`` (grade.py's JSON document) in GitHub-flavoured Markdown.
 
-    ``warning`` (grading files changed) is shown first; ``details`` adds each function not
-    passed in full below its kata's table (collapsed while it is still a stub)."""
+    ``warning`` (grading files changed, or why grading failed) is shown first; ``details`` adds
+    each function not passed in full below its kata's table (collapsed while it is still a stub),
+    ``first_only`` only the first of them. Messages are cut shorter while the whole would exceed
+    ``SUMMARY_BYTES``."""
+    limit = DETAIL_LIMIT
+    while True:
+        text = _markdown(doc, katas, lang=lang, warning=warning, details=details, first_only=first_only,
+                         limit=limit)
+        if limit == 0 or len(text.encode("utf-8")) <= SUMMARY_BYTES:
+            return text
+        limit //= 2
+
+
+def _markdown(doc: dict, katas: list[KataInfo], *, lang: str, warning: str | None, details: bool,
+              first_only: bool, limit: int) -> str:
+    """``markdown`` with the messages of the details cut at ``limit`` characters."""
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
     out = [f"## {_word('title', lang)}: {message('grade.score', lang)} {doc['score']}/{doc['max_score']}", ""]
@@ -102,6 +119,8 @@ def markdown(doc: dict, katas: list[KataInfo], *, lang: str, warning: str | None
                 f"({info.section})", ""]
     elif doc["katas"]:
         out += [message("grade.all_done", lang), ""]
+    if doc.get("hidden_checks_not_run"):
+        out += [f"> {_escape(message('hidden.not_run', lang, count=doc['hidden_checks_not_run']))}", ""]
     for kata in doc["katas"]:
         title = _escape(titles[kata["kata"]])
         out += [f"### {kata['kata']} · {title} — {kata['score']}/{kata['max_score']}", "",
@@ -112,7 +131,8 @@ def markdown(doc: dict, katas: list[KataInfo], *, lang: str, warning: str | None
             out.append(f"| {MARKS[entry['status']]} | `{entry['name']}` | {entry['score']}/{entry['max_score']} "
                        f"| {_result_cell(entry, info, lang)} |")
         out.append("")
+        shown = [entry for entry in kata["functions"] if entry["status"] != "passed"
+                 and (not first_only or f"{kata['kata']}.{entry['name']}" == next_up)]
         if details:
-            out += [_details_block(entry, infos[f"{kata['kata']}.{entry['name']}"], lang)
-                    for entry in kata["functions"] if entry["status"] != "passed"]
+            out += [_details_block(entry, infos[f"{kata['kata']}.{entry['name']}"], lang, limit) for entry in shown]
     return "\n".join(out).rstrip("\n") + "\n"

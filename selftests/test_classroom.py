@@ -1,10 +1,11 @@
-"""GitHub Classroom: the workflow's grading step on a released template, its failure paths, and the
-result formats (classroom, gradescope, markdown).
+"""The practice-feedback workflow (the template's .github/workflows/classroom.yml): its grading step on
+a released template, its failure paths, and the result formats (classroom, gradescope, markdown).
 
 The grading step is run as Actions runs it: the step's script in bash, with the step's env and
 GITHUB_OUTPUT / GITHUB_STEP_SUMMARY pointing at files. What the reporter then records is
 computed as classroom-resources/autograding-grading-reporter does (src/notify-classroom.js):
 the sum of the tests' scores out of ``max_score``, and nothing at all when ``max_score`` is 0.
+The bounds on what it reads and on the job summary are in test_workflow_limits.py.
 
 Golden files: set KATA_UPDATE_GOLDEN=1 to rewrite selftests/golden/* after a deliberate
 change of the formats or of the messages, then review the diff.
@@ -32,7 +33,7 @@ from selftests.once import built_once
 # The workflow step and run_autograder are bash scripts, run as Linux runners run them.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
 
-WORKFLOW = ROOT / ".github" / "workflows" / "classroom.yml"
+WORKFLOW = ROOT / "templates" / "student" / ".github" / "workflows" / "classroom.yml"
 MIXED = "selftests/fixtures/mixed_solutions"
 GOLDEN = ROOT / "selftests" / "golden"
 TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
@@ -47,7 +48,7 @@ def _workflow():
 
 
 def _steps():
-    return _workflow()["jobs"]["run-autograding-tests"]["steps"]
+    return _workflow()["jobs"]["practice-feedback"]["steps"]
 
 
 def _step(step_id=None, uses=None):
@@ -86,8 +87,8 @@ def _run_grading_step(repo, tmp_path, *, install="success", path=None):
     output.write_text("")
     step_summary.write_text("")
     step = _step("katas")
-    # The step's env, with the expressions Actions would evaluate: a secret that is not set is empty.
-    values = {"${{ steps.install.outcome }}": install, "${{ secrets.KATA_SECRET }}": ""}
+    # The step's env, with the expressions Actions would evaluate.
+    values = {"${{ steps.install.outcome }}": install}
     env = {name: values.get(str(value), str(value)) for name, value in step.get("env", {}).items()}
     assert not [value for value in env.values() if "${{" in value]
     env = {**os.environ, **env, "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(step_summary)}
@@ -136,25 +137,51 @@ def _assert_zero_with_reason(log, step_summary, result, *words):
     assert f"0/{TOTAL_POINTS}" in step_summary and reason.split(" / ")[0] in step_summary
 
 
-def test_workflow_installs_cpu_torch_and_bubblewrap_and_always_grades_and_reports():
+def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always_grades_and_reports():
     workflow = _workflow()
     assert "push" in workflow["on"]
+    assert workflow["permissions"] == {"contents": "read"}   # nothing to write, no checks, no secrets
+    assert "secrets." not in WORKFLOW.read_text()             # the secret never goes to student CI
+    for step in _steps():   # every action pinned by a full commit, its version in a comment
+        if "uses" in step:
+            assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+            line = next(line for line in WORKFLOW.read_text().splitlines() if step["uses"] in line)
+            assert re.search(r"# v\d", line), line
+    assert _step(uses="actions/checkout")["with"]["persist-credentials"] is False
     setup = _step(uses="actions/setup-python")
     assert setup["with"]["cache"] == "pip"
     install = _step("install")
-    assert "torch==2.13.0" in install["run"] and "/whl/cpu" in install["run"] and "-e ." in install["run"]
+    prefix = "python -m pip install --only-binary :all: "   # wheels only: no package builds anything
+    commands = [line.strip() for line in install["run"].splitlines() if line.strip()]
+    assert all(line.startswith(prefix) for line in commands)
+    assert "torch==2.13.0" in commands[0] and "--index-url https://download.pytorch.org/whl/cpu" in commands[0]
+    for line in commands:   # packages by name and pinned: nothing of the repository is built or installed
+        packages = line.removeprefix(prefix).replace("--index-url https://download.pytorch.org/whl/cpu", "").split()
+        assert packages and all(re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.+]*", p) for p in packages), line
+    assert install["working-directory"] == "${{ runner.temp }}"   # not where a pip/ folder of the repo is
     bubblewrap = next(s for s in _steps() if "bubblewrap" in s.get("run", ""))
     assert "sudo apt-get install -y bubblewrap" in bubblewrap["run"] and bubblewrap["continue-on-error"] is True
     assert "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0" in bubblewrap["run"]   # Ubuntu 24.04
     grading = _step("katas")
     assert grading["if"].replace(" ", "") in ("always()", "${{!cancelled()}}")   # also after a failed install
-    assert grading["env"]["KATA_SECRET"].replace(" ", "") == "${{secrets.KATA_SECRET}}"
+    assert "KATA_SECRET" not in grading["env"]
     assert grading["env"]["INSTALL_OUTCOME"].replace(" ", "") == "${{steps.install.outcome}}"
     assert grading["timeout-minutes"] * 60 > _classroom_step().GRADE_TIMEOUT   # the script stops grade.py first
-    reporter = _step(uses="classroom-resources/autograding-grading-reporter@v1")
+    reporter = _step(uses="classroom-resources/autograding-grading-reporter@")
     assert reporter["if"] == "always()"
     assert reporter["with"]["runners"] == "katas"
     assert reporter["env"]["KATAS_RESULTS"].replace(" ", "") == "${{steps.katas.outputs.result}}"
+
+
+def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades_the_answer_key(template):
+    assert (template / ".github" / "workflows" / "classroom.yml").read_text() == WORKFLOW.read_text()
+    assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "classroom_step.py").read_text()
+    devcontainer = json.loads((template / ".devcontainer" / "devcontainer.json").read_text())
+    version = re.fullmatch(r"mcr\.microsoft\.com/devcontainers/python:(\d+)\.(\d+)", devcontainer["image"])
+    assert version and (int(version[1]), int(version[2])) >= _classroom_step().MIN_PYTHON
+    install = devcontainer["onCreateCommand"]   # CPU PyTorch by name, from outside the repository
+    assert install.startswith("cd /tmp && ") and "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in install
+    assert "-e ." not in install and " . " not in install + " "
 
 
 def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):

@@ -37,7 +37,7 @@ LOOKUP = ROOT / "selftests" / "fixtures" / "key_lookup" / "k01_creation.py"
 TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
 K01_POINTS = sum(f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
 K01_FUNCTIONS = sum(1 for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
-PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py", "README.md", ".github/workflows/classroom.yml")
+PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py", "README.md")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 
 
@@ -231,11 +231,28 @@ def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(
         (tmp_path / "secret.txt").write_text("not-the-secret\n")
         extra = ["--secret-file", str(tmp_path / "secret.txt")]
     classroom = _json(template, "--format", "classroom", *extra, secret=secret)
-    assert _points(classroom) == (0, TOTAL_POINTS) and classroom["status"] == "error"
-    assert all(test["status"] == "error" and "KATA_SECRET" in test["message"] for test in classroom["tests"])
+    if problem == "missing":   # student CI's format is practice and never needs the secret ...
+        assert _points(classroom) == (0, TOTAL_POINTS) and classroom["status"] == "fail"
+        assert not any("KATA_SECRET" in test["message"] for test in classroom["tests"])
+    else:                      # ... but a wrong secret given to it is an error there too
+        assert _points(classroom) == (0, TOTAL_POINTS) and classroom["status"] == "error"
+        assert all(test["status"] == "error" and "KATA_SECRET" in test["message"] for test in classroom["tests"])
     gradescope = _json(template, "--format", "gradescope", *extra, secret=secret)
     assert gradescope["score"] == 0 and sum(test["max_score"] for test in gradescope["tests"]) == TOTAL_POINTS
     assert all("KATA_SECRET" in test["output"] for test in gradescope["tests"])
+
+
+def test_student_ci_formats_grade_the_public_cases_without_the_secret(student):
+    """classroom and workflow are practice formats: with a hidden key and no secret, an honest
+    solution earns its public points there (not 0), and the summary says what official grading adds."""
+    shutil.copy(ROOT / "reference" / "k01_creation.py", student / "katas" / "k01_creation.py")
+    classroom = _json(student, "k01", "--format", "classroom")
+    assert _points(classroom) == (K01_POINTS, K01_POINTS) and classroom["status"] == "pass"
+    bundle = _json(student, "k01", "--format", "workflow")
+    assert _points(bundle["classroom"]) == (K01_POINTS, K01_POINTS)
+    assert "more checks run only in official grading" in bundle["markdown"]
+    practice = _json(student, "k01", "--format", "json")
+    assert practice["official"] is False and practice["hidden_checks_not_run"] > 0
 
 
 def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(student):
