@@ -382,8 +382,8 @@ class ForkedChild:
     def stop(self, clean: bool = True) -> None:
         """Wait briefly for the zygote to report the job's end (it follows the job's last event);
         a job that does not end by itself takes the zygote with it (a new one serves the next).
-        ``clean`` does not matter here: the job's process is gone either way."""
-        until = time.monotonic() + 2.0
+        A job that did not end ``clean`` (it hangs, or broke the protocol) is not waited for."""
+        until = time.monotonic() + (2.0 if clean else 0.0)
         try:
             while self.status is None and time.monotonic() < until:
                 if self.next_event(until - time.monotonic()) is None and self.status is None:
