@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import integrity, sandbox
+from . import integrity, repository, sandbox
 from .channel import Lane, SerialChild, Zygote, can_fork
 from .curriculum import FunctionInfo
 from .expectations import Recorded
@@ -82,8 +82,12 @@ def find_katas(folder: Path) -> Path | None:
     return folder if any(_KATA_NAME.match(n) for n in names) else None
 
 
-def read_submission(submission: Submission, katas: set[str]) -> None:
-    """Read the submission's kata files into memory, noting every file that is refused."""
+def read_submission(submission: Submission, katas: set[str], at: str | None = None) -> None:
+    """Read the submission's kata files into memory, noting every file that is refused; with
+    ``at`` (a tag or a date), from its git repository at that point (``repository``)."""
+    if at is not None:
+        _read_at(submission, katas, at)
+        return
     where = find_katas(submission.folder)
     if where is None:
         if os.path.islink(submission.folder / "katas"):
@@ -120,10 +124,26 @@ def read_submission(submission: Submission, katas: set[str]) -> None:
             submission.notes.append("its own grading files differ (ignored): " + shown)
 
 
-def collect(directory: Path, katas: set[str]) -> list[Submission]:
-    """The submissions in ``directory`` (real folders only), with their kata files read. Whatever
-    goes wrong while reading one (a folder nobody may open, one nested a thousand levels deep,
-    anything raised) is a note on its row, and the others are read as usual."""
+def _read_at(submission: Submission, katas: set[str], at: str) -> None:
+    """The kata files of the submission's repository at the tag or date ``at``, read from git."""
+    try:
+        point = repository.resolve(submission.folder, at)
+        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
+    except repository.GitError as problem:
+        submission.notes.append(str(problem))
+        return
+    submission.notes += [point.note(), *notes]
+    if not files:
+        submission.notes.append("no kNN_*.py files in that commit (in katas/ or at its top)")
+    submission.files = files
+    submission.digest = digest(files.items())
+
+
+def collect(directory: Path, katas: set[str], at: str | None = None) -> list[Submission]:
+    """The submissions in ``directory`` (real folders only), with their kata files read (with ``at``,
+    from git at that tag or date). Whatever goes wrong while reading one (a folder nobody may open,
+    one nested a thousand levels deep, anything raised) is a note on its row, and the others are
+    read as usual."""
     found = []
     for entry in sorted(os.listdir(directory)):
         folder = directory / entry
@@ -136,7 +156,7 @@ def collect(directory: Path, katas: set[str]) -> list[Submission]:
             continue
         submission = Submission(entry, folder)
         try:
-            read_submission(submission, katas)
+            read_submission(submission, katas, at)
         except Exception as error:   # a submission must never stop the gradebook
             submission.files = None
             submission.notes.append(f"could not be read ({type(error).__name__}: {error})")
@@ -240,11 +260,13 @@ class _Worker:
 
 
 def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
-              function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None) -> list[dict]:
+              function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None,
+              at: str | None = None) -> list[dict]:
     """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
     ``expected()`` gives the expected observations; it is called only if something needs grading.
-    ``extras``: the hidden cases of official grading (``expected()`` holds their observations too)."""
-    submissions = collect(directory, {f.kata for f in functions})
+    ``extras``: the hidden cases of official grading (``expected()`` holds their observations too).
+    ``at``: a tag or a date; each submission is then its git repository's kata files at that point."""
+    submissions = collect(directory, {f.kata for f in functions}, at)
     rows: dict[str, dict] = {}
     with_katas = []
     for submission in submissions:

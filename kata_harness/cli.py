@@ -191,6 +191,10 @@ def build_parser() -> Parser:
                        help="parallel workers (default: the number of CPUs)")
     batch.add_argument("--no-sandbox", action="store_true",
                        help="grade without bubblewrap (submissions can then reach this machine's files)")
+    batch.add_argument("--at", metavar="TAG|DATE", default=None,
+                       help="grade each repository's kata files as git has them at a tag (or the last tag "
+                            "matching a pattern such as 'submit/*'), or at the last commit on its default branch "
+                            "before a date (2026-12-01T09:00Z; a commit's date is set by the student)")
 
     check = commands.add_parser("check", help="kata author: check that every kata is complete and consistent",
                                 description="Check every kata: stub, reference, tests and curriculum exist; "

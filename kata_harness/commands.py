@@ -249,7 +249,7 @@ def release(args, *, started: float) -> int:
 
 def batch(args, *, started: float) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
-    from . import hidden, sandbox
+    from . import hidden, repository, sandbox
     from .batch import default_jobs, expected_table, run_batch, sandbox_mode
     from .grading import FUNCTION_TIMEOUT
 
@@ -259,6 +259,11 @@ def batch(args, *, started: float) -> int:
         raise UsageError(f"batch: {directory} is not a folder")
     if not any(p.is_dir() and not p.name.startswith(".") for p in directory.iterdir()):
         raise UsageError(f"batch: {directory} holds no submission folders")
+    if args.at is not None and repository.is_date(args.at):
+        try:
+            repository.parse_date(args.at)
+        except ValueError:
+            raise UsageError(f"batch: --at {args.at}: not a date (write 2026-12-01 or 2026-12-01T09:00Z)") from None
     mode = sandbox_mode(args.no_sandbox)
     if mode == sandbox.NONE and not args.no_sandbox:
         raise UsageError(message("batch.no_sandbox", "en"))
@@ -276,7 +281,7 @@ def batch(args, *, started: float) -> int:
     run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
               jobs=default_jobs() if args.jobs is None else args.jobs,
               function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
-              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras)
+              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
     return 0
 
 

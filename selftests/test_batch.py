@@ -336,3 +336,68 @@ def test_an_unreadable_katas_folder_is_a_note(tmp_path, monkeypatch):
 
 def _infos():
     return [f for kata in load_curriculum() for f in kata.functions]
+
+
+def _git(folder, *args, date="2026-11-30T12:00:00Z"):
+    import subprocess
+
+    environment = {**__import__("os").environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date,
+                   "GIT_AUTHOR_NAME": "s", "GIT_AUTHOR_EMAIL": "s@example.invalid",
+                   "GIT_COMMITTER_NAME": "s", "GIT_COMMITTER_EMAIL": "s@example.invalid"}
+    subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True, env=environment)
+
+
+def _repository(folder, commits):
+    """A git repository in ``folder`` whose history is ``commits``: (date, source folder of the
+    kata files, tag or None) in order, each commit replacing katas/ with that folder's files."""
+    folder.mkdir(parents=True)
+    _git(folder, "init", "-q", "-b", "main")
+    for date, source, tag in commits:
+        shutil.rmtree(folder / "katas", ignore_errors=True)
+        shutil.copytree(source, folder / "katas")
+        _git(folder, "add", "-A", date=date)
+        _git(folder, "commit", "-qm", f"work of {date}", date=date)
+        if tag:
+            _git(folder, "tag", tag, date=date)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_deadline_grading_reads_kata_files_from_git_and_runs_nothing_from_the_repository(tmp_path):
+    """``batch --at TAG|DATE`` grades each clone as git has it at the submit tag (the latest one
+    matching a pattern) or at the last commit before a date, whatever the working tree holds now;
+    a repository's configuration cannot make git run a program, and one that points at another
+    repository's objects is refused."""
+    subs = tmp_path / "download"
+    stubs, solved = ROOT / "katas", ROOT / "reference"
+    _repository(subs / "kata-alice", [("2026-11-29T10:00:00Z", stubs, None),
+                                      ("2026-11-30T11:00:00Z", solved, "submit/2026-11-30T11-00-00Z-a"),
+                                      ("2026-12-02T08:00:00Z", stubs, None)])
+    _repository(subs / "kata-bob", [("2026-11-29T10:00:00Z", solved, "submit/2026-11-29T10-00-00Z-b"),
+                                    ("2026-11-30T09:00:00Z", stubs, "submit/2026-11-30T09-00-00Z-b")])
+    marker = tmp_path / "ran"
+    hook = f"sh -c 'touch {marker}'"
+    with open(subs / "kata-bob" / ".git" / "config", "a") as config:   # what a hostile repository could hold
+        config.write(f"[core]\n\tfsmonitor = {hook}\n\tpager = {hook}\n[log]\n\tshowSignature = true\n"
+                     f"[gpg]\n\tprogram = {marker}\n[diff]\n\texternal = {hook}\n")
+    _repository(subs / "kata-mallory", [("2026-11-30T10:00:00Z", stubs, "submit/2026-11-30T10-00-00Z-m")])
+    (subs / "kata-mallory" / ".git" / "objects" / "info" / "alternates").write_text(
+        str(subs / "kata-alice" / ".git" / "objects") + "\n")
+    out = tmp_path / "by-tag.json"
+    done = run("batch", str(subs), "--out", str(out), "--at", "submit/*", "-j", "2", timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    import json
+    rows = {row["submission"]: row for row in json.loads(out.read_text(encoding="utf-8"))}
+    full = rows["kata-alice"]["max_score"]
+    assert rows["kata-alice"]["score"] == full and "submit/2026-11-30T11-00-00Z-a" in rows["kata-alice"]["notes"]
+    assert rows["kata-bob"]["score"] == 0 and "submit/2026-11-30T09-00-00Z-b" in rows["kata-bob"]["notes"]
+    assert rows["kata-mallory"]["score"] == 0 and "alternates" in rows["kata-mallory"]["notes"]
+
+    by_date = tmp_path / "by-date.csv"
+    done = run("batch", str(subs), "--out", str(by_date), "--at", "2026-11-30T12:00Z", "-j", "2", timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    book = _gradebook(by_date)
+    assert book["kata-alice"]["score"] == book["kata-alice"]["max_score"]   # not the stubs committed later
+    assert "before 2026-11-30T12:00Z" in book["kata-alice"]["notes"]
+    assert book["kata-bob"]["score"] == "0"   # its last commit before that date holds the stubs
+    assert not marker.exists(), "git ran a program the repository named"
+    assert run("batch", str(subs), "--at", "2026-13-45", timeout=60).returncode == 2
