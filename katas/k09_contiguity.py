@@ -59,14 +59,14 @@ def to_channels_first(img: torch.Tensor) -> torch.Tensor:
     """An (H, W, C) image as a CONTIGUOUS (C, H, W) tensor: `out[c, h, w] == img[h, w, c]`.
 
     Pitfall: `reshape(C, H, W)` is not `permute`: it keeps the memory order and scrambles
-    pixels and channels; and `permute(2, 0, 1)` alone returns a non-contiguous view.
+    pixels and channels; and `permute` alone returns a non-contiguous view.
     Example: to_channels_first(torch.zeros(32, 48, 3)).shape -> (3, 32, 48), and
              .is_contiguous() -> True
     Lesson (docs/lesson.md): §4.6, §5.2
 
     把 (H, W, C) 的图像变成“连续”的 (C, H, W) 张量：`out[c, h, w] == img[h, w, c]`。
     陷阱：`reshape(C, H, W)` 不等于 `permute`：它保持内存顺序不变，会把像素和通道搅乱；
-    而只做 `permute(2, 0, 1)` 返回的是一个非连续视图。
+    而只做 `permute` 返回的是一个非连续视图。
     示例：to_channels_first(torch.zeros(32, 48, 3)).shape -> (3, 32, 48)，
           并且 .is_contiguous() -> True
     讲义（docs/lesson.zh.md）：§4.6、§5.2
