@@ -6,10 +6,14 @@ Replace each `raise NotImplementedError(...)` with your code, then check it with
 （查看得分）或 `pytest tests/test_k09_contiguity.py`（查看详情）检查。
 
 Which operations break contiguity? `transpose`, `t()` and `permute` return views that are
-non-contiguous (unless the axes they move have size 1); `squeeze` and `unsqueeze` only add or
-drop size-1 axes and keep a contiguous tensor contiguous.
+non-contiguous (unless the dimensions they move have size 1). Slices can be too: `x[:, :2]`
+(part of every row), `x[::2]` (every other row) and `expand(...)` give views whose `view(-1)`
+raises. `squeeze` and `unsqueeze` only add or drop size-1 dimensions and keep a contiguous
+tensor contiguous.
 哪些操作会破坏连续性？`transpose`、`t()` 和 `permute` 返回的视图一般是非连续的（除非被移动的
-维度长度为 1）；`squeeze` 和 `unsqueeze` 只是增删长度为 1 的维度，连续的张量经过它们仍然是连续的。
+维度长度为 1）。切片也可能如此：`x[:, :2]`（每行只取一部分）、`x[::2]`（隔一行取一行）和
+`expand(...)` 得到的视图，调用 `view(-1)` 都会报错。`squeeze` 和 `unsqueeze` 只是增删长度为 1 的维度，
+连续的张量经过它们仍然是连续的。
 Lesson notes: §4.6, §5.2, §7.2 in docs/lesson.md.
 讲义：docs/lesson.zh.md 的 §4.6、§5.2、§7.2。
 """
