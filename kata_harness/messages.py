@@ -334,6 +334,10 @@ MESSAGES = {
         "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
         "zh": "你这一步的长度（以“用各微批次平均梯度做一步 SGD”为单位）",
     },
+    "probe.grad_mode": {
+        "en": "whether autograd records after the call (torch.is_grad_enabled())",
+        "zh": "调用之后自动求导是否仍在记录，即 torch.is_grad_enabled() 的值",
+    },
     "probe.deterministic": {
         "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",
         "zh": "调用之后确定性算法是否开着（torch.are_deterministic_algorithms_enabled()）",
