@@ -342,6 +342,10 @@ MESSAGES = {
         "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",
         "zh": "调用之后确定性算法是否开着（torch.are_deterministic_algorithms_enabled()）",
     },
+    "probe.deterministic_throughout": {
+        "en": "whether deterministic algorithms stayed on during the whole call",
+        "zh": "整个调用过程中确定性算法是否一直开着",
+    },
     "probe.warn_only": {
         "en": "whether the deterministic mode only warns (torch.is_deterministic_algorithms_warn_only_enabled())",
         "zh": "确定性模式是否只给出警告（torch.is_deterministic_algorithms_warn_only_enabled()）",
