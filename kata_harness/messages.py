@@ -39,7 +39,7 @@ MESSAGES = {
                     "zh": "{where}：你给出的是 {yours}，应当是 {expected}"},
     "aspect.subclass": {
         "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
-        "zh": "{where}：你的是 {yours}，应为普通的 torch.Tensor（不接受子类）",
+        "zh": "{where}：你给出的是 {yours}，应当是普通的 torch.Tensor（不接受子类）",
     },
     "aspect.length": {"en": "{where}: length {yours}, expected {expected}",
                       "zh": "{where}：长度是 {yours}，应为 {expected}"},
@@ -124,7 +124,7 @@ MESSAGES = {
     },
     "error.not_found": {
         "en": "not found: {file} has no function `{function}` (keep the name and signature of the stub).",
-        "zh": "未找到：{file} 中没有函数 `{function}`（请保留练习模板中的函数名和签名）。",
+        "zh": "未找到：{file} 中没有函数 `{function}`（请保留初始模板中的函数名和签名）。",
     },
     "error.no_file": {"en": "not found: {file} does not exist.", "zh": "未找到：{file} 不存在。"},
     "error.import": {
@@ -253,7 +253,7 @@ MESSAGES = {
     "integrity.changed": {
         "en": "Grading files differ from the template: {files}. Restore them with `git checkout -- {paths}` "
               "(and delete added ones); official results award 0 points until they match.",
-        "zh": "评分文件与模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
+        "zh": "评分文件与学生模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
               "在恢复之前，正式成绩记为 0 分。",
     },
     "reset.backup": {

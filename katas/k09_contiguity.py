@@ -43,14 +43,14 @@ def merge_heads(x: torch.Tensor) -> torch.Tensor:
     """Attention heads (B, H, T, D) merged into (B, T, H*D), with
     `out[b, t, h*D + d] == x[b, h, t, d]`.
 
-    Pitfall: the H axis has to move next to D first (a transpose); `view` after that transpose
+    Pitfall: the H dimension has to move next to D first (a transpose); `view` after that transpose
     raises, and `reshape` WITHOUT the transpose runs silently but scrambles the values.
     Example: x of shape (2, 4, 10, 8) -> out of shape (2, 10, 32);
              out[0, 3, 8:16] == x[0, 1, 3, :]
     Lesson (docs/lesson.md): §5.2, §7.2
 
     把注意力头 (B, H, T, D) 合并成 (B, T, H*D)，满足 `out[b, t, h*D + d] == x[b, h, t, d]`。
-    陷阱：必须先把 H 轴挪到 D 旁边（转置）；转置之后用 `view` 会报错，
+    陷阱：必须先把 H 这个维度挪到 D 旁边（转置）；转置之后用 `view` 会报错，
     而不转置直接 `reshape` 虽然不报错，数值却全被打乱了。
     示例：形状为 (2, 4, 10, 8) 的 x -> 形状为 (2, 10, 32) 的 out；
           out[0, 3, 8:16] == x[0, 1, 3, :]

@@ -48,7 +48,7 @@ def flip_images(batch: np.ndarray) -> torch.Tensor:
     Pitfall: flipping in NumPy first (`batch[:, :, ::-1]`, `np.flip(batch, 2)`) gives a
     negative-stride view that `torch.from_numpy` refuses. Either flip in torch, whose `flip`
     copies into ordinary memory, or copy the NumPy view before converting. And mirror the
-    width axis (the last), not the height.
+    width dimension (the last), not the height.
     Example: flip_images(np.array([[[1, 2, 3]]], dtype=np.uint8)) -> tensor([[[3, 2, 1]]], dtype=torch.uint8)
     Lesson (docs/lesson.md): §5.5
 
@@ -56,7 +56,7 @@ def flip_images(batch: np.ndarray) -> torch.Tensor:
     以 uint8 张量（N, H, W）返回。（超出本课范围。）
     陷阱：先在 NumPy 里翻转（`batch[:, :, ::-1]`、`np.flip(batch, 2)`）得到的是负步长的视图，
     `torch.from_numpy` 会拒绝它。要么在 torch 里翻转（torch 的 `flip` 会复制到普通内存），
-    要么先把 NumPy 视图复制一份再转换。另外要镜像的是宽度轴（最后一维），不是高度轴。
+    要么先把 NumPy 视图复制一份再转换。另外要镜像的是宽度所在的维度（最后一维），不是高度所在的维度。
     示例：flip_images(np.array([[[1, 2, 3]]], dtype=np.uint8)) -> tensor([[[3, 2, 1]]], dtype=torch.uint8)
     讲义（docs/lesson.zh.md）：§5.5
     """

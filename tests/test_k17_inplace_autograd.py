@@ -3,7 +3,8 @@
 sgd_update_ is judged by the `inputs` aspect: after the call each parameter must hold the
 updated values, still require grad, be the same tensor object in the same memory, and keep
 its `.grad`; the probe `grad_mode` checks that autograd records again after the call (an update
-under torch.set_grad_enabled(False) that never switches it back leaves it off for the caller). doubled_sigmoid is judged by `grad`: backward() through the result must work.
+under torch.set_grad_enabled(False) that never switches it back leaves it off for the caller).
+doubled_sigmoid is judged by `grad`: backward() through the result must work.
 """
 
 import torch
