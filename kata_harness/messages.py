@@ -11,7 +11,7 @@ MESSAGES = {
     # --- what differed -----------------------------------------------------------------
     # The lines of a message, punctuation included (Chinese uses full-width colons).
     "line.called": {"en": "Called: {call}", "zh": "调用：{call}"},
-    "line.device": {"en": "   [on device: {device}]", "zh": "   [设备：{device}]"},
+    "line.device": {"en": "   [on device: {device}]", "zh": "   （设备：{device}）"},
     "line.differs": {"en": "What differed: {text}", "zh": "不同之处：{text}"},
     "line.pitfall": {"en": "Pitfall: {text}", "zh": "陷阱：{text}"},
     "line.hint": {"en": "Hint: {text}", "zh": "提示：{text}"},
