@@ -33,22 +33,35 @@ class FunctionInfo:
     section: str
     pitfalls: dict
     hints: list
+    pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it
 
     @property
     def qualified(self) -> str:
         """``kata.function``, the name used everywhere."""
         return f"{self.kata}.{self.name}"
 
+    def pitfall_key(self, aspect: str, label: str | None = None) -> str | None:
+        """The key of the pitfall text explaining a difference found by ``aspect`` (or by the case
+        ``label``): the label's own text first, then the aspect's, then the default."""
+        return next((key for key in (label, aspect, "default") if key and key in self.pitfalls), None)
+
     def pitfall(self, aspect: str, label: str | None = None) -> dict | None:
         """The pitfall text for a difference found by ``aspect`` (or by the case ``label``)."""
-        for key in (label, aspect, "default"):
-            if key and key in self.pitfalls:
-                return self.pitfalls[key]
-        return None
+        key = self.pitfall_key(aspect, label)
+        return None if key is None else self.pitfalls[key]
 
     def hint(self, level: int, lang: str = "en") -> str:
         """Hint ``level`` (1-based) in ``lang``; empty when there is no such level."""
         return pick(self.hints[level - 1], lang) if 1 <= level <= len(self.hints) else ""
+
+    def first_hint(self, aspect: str, label: str | None = None, lang: str = "en") -> str:
+        """The level-1 hint shown with a difference: the one written for the pitfall that explains
+        it (``pitfall_hints``), else hint 1. A learner who moved on to another idea gets a nudge
+        about the mistake they make now, not about the one they made first."""
+        key = self.pitfall_key(aspect, label)
+        if key in self.pitfall_hints:
+            return pick(self.pitfall_hints[key], lang)
+        return self.hint(1, lang)
 
 
 @dataclass
@@ -83,7 +96,7 @@ def load_kata(path: Path) -> KataInfo:
         kata.functions.append(FunctionInfo(
             kata=kata.name, name=name, title=entry["title"], points=int(entry.get("points", 1)),
             section=entry.get("section", kata.sections), pitfalls=entry.get("pitfalls", {}),
-            hints=list(entry.get("hints", [])),
+            hints=list(entry.get("hints", [])), pitfall_hints=entry.get("pitfall_hints", {}),
         ))
     return kata
 
@@ -141,7 +154,7 @@ def whole_kata(selector: str, katas: list[KataInfo]) -> KataInfo | None:
 # Every key a curriculum file may hold, with what `load_kata` does with it; anything else is a typo
 # that would be silently ignored (a `hint = [...]` that never shows, a `pitfalls.devcie` never used).
 TOP_KEYS = ("title", "sections", "functions")
-FUNCTION_KEYS = ("title", "points", "section", "pitfalls", "hints")
+FUNCTION_KEYS = ("title", "points", "section", "pitfalls", "pitfall_hints", "hints")
 HINT_LEVELS = 3    # a nudge, the API to use, nearly the answer
 
 
@@ -201,6 +214,15 @@ def lint_kata(data: dict) -> list[str]:
             problems.append(f"`{where}` has no `pitfalls.default`")
         for key, texts in pitfalls.items():
             _texts(texts, f"{where}.pitfalls.{key}", problems)
+        pitfall_hints = entry.get("pitfall_hints", {})
+        if not isinstance(pitfall_hints, dict):
+            problems.append(f"`{where}.pitfall_hints` is not a table")
+            pitfall_hints = {}
+        for key, texts in pitfall_hints.items():
+            _texts(texts, f"{where}.pitfall_hints.{key}", problems)
+            if key not in pitfalls:   # shown only with its own pitfall text
+                problems.append(f"`{where}.pitfall_hints.{key}` has no `pitfalls.{key}` to go with, so it would "
+                                f"never be shown{did_you_mean(key, pitfalls)}")
         hints = entry.get("hints", [])
         if not isinstance(hints, list):
             problems.append(f"`{where}.hints` is not a list")
@@ -244,8 +266,8 @@ def dumps_kata(data: dict, header: str = "") -> str:
     for name, entry in data.get("functions", {}).items():
         lines += ["", f"[functions.{_toml_key(name)}]"]
         for key, value in entry.items():
-            if key == "pitfalls" and isinstance(value, dict):
-                lines += [f"pitfalls.{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
+            if key in ("pitfalls", "pitfall_hints") and isinstance(value, dict):
+                lines += [f"{key}.{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()]
             elif key == "hints" and isinstance(value, list):
                 lines += ["hints = ["] + [f"  {_toml_value(v)}," for v in value] + ["]"]
             else:
@@ -258,13 +280,16 @@ def dumps_kata(data: dict, header: str = "") -> str:
 
 def cap_hints(path: Path, level: int) -> bool:
     """Keep only hint levels 1 to ``level`` in the curriculum file ``path`` (its leading comment
-    lines stay); True when it changed."""
+    lines stay; the level-1 hints written for single pitfalls go with level 1); True when it changed."""
     text = read_regular(path).decode("utf-8")
     data = tomllib.loads(text)
     changed = False
     for entry in data.get("functions", {}).values():
         if len(entry.get("hints", [])) > level:
             entry["hints"] = entry["hints"][:level]
+            changed = True
+        if level < 1 and entry.get("pitfall_hints"):
+            del entry["pitfall_hints"]
             changed = True
     if changed:
         lines = text.splitlines(keepends=True)

@@ -11,7 +11,7 @@ MESSAGES = {
     # --- what differed -----------------------------------------------------------------
     # The lines of a message, punctuation included (Chinese uses full-width colons).
     "line.called": {"en": "Called: {call}", "zh": "调用：{call}"},
-    "line.device": {"en": "   [on device: {device}]", "zh": "   [设备：{device}]"},
+    "line.device": {"en": "   [on device: {device}]", "zh": "   （设备：{device}）"},
     "line.differs": {"en": "What differed: {text}", "zh": "不同之处：{text}"},
     "line.pitfall": {"en": "Pitfall: {text}", "zh": "陷阱：{text}"},
     "line.hint": {"en": "Hint: {text}", "zh": "提示：{text}"},
@@ -36,51 +36,52 @@ MESSAGES = {
     "where.probe": {"en": "the check `{name}`", "zh": "检查项 `{name}`"},
     "aspect.raises": {"en": "your function raised {error}", "zh": "你的函数抛出了异常 {error}"},
     "aspect.kind": {"en": "{where}: yours is {yours}, expected {expected}",
-                    "zh": "{where}：你的是 {yours}，应为 {expected}"},
+                    "zh": "{where}：你给出的是 {yours}，应当是 {expected}"},
     "aspect.subclass": {
         "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
-        "zh": "{where}：你的是 {yours}，应为普通的 torch.Tensor（不接受子类）",
+        "zh": "{where}：你给出的是 {yours}，应当是普通的 torch.Tensor（不接受子类）",
     },
     "aspect.length": {"en": "{where}: length {yours}, expected {expected}",
-                      "zh": "{where}：长度是 {yours}，应为 {expected}"},
+                      "zh": "{where}：长度是 {yours}，应当是 {expected}"},
     "aspect.keys": {"en": "{where}: your keys are {yours}, expected {expected}",
-                    "zh": "{where}：你的键是 {yours}，应为 {expected}"},
+                    "zh": "{where}：你的键是 {yours}，应当是 {expected}"},
     "aspect.shape": {"en": "{where}: shape {yours}, expected {expected}",
-                     "zh": "{where}：形状是 {yours}，应为 {expected}"},
+                     "zh": "{where}：形状是 {yours}，应当是 {expected}"},
     "aspect.dtype": {"en": "{where}: dtype {yours}, expected {expected}",
-                     "zh": "{where}：dtype 是 {yours}，应为 {expected}"},
+                     "zh": "{where}：dtype 是 {yours}，应当是 {expected}"},
     "aspect.device": {"en": "{where}: device {yours}, expected {expected}",
-                      "zh": "{where}：设备是 {yours}，应为 {expected}"},
+                      "zh": "{where}：设备是 {yours}，应当是 {expected}"},
     "aspect.values": {"en": "{where}: values differ at {index}: yours {yours}, expected {expected}",
-                      "zh": "{where}：数值在 {index} 处不同：你的是 {yours}，应为 {expected}"},
+                      "zh": "{where}：数值在 {index} 处不同：你的结果是 {yours}，应当是 {expected}"},
     "aspect.value": {"en": "{where}: yours is {yours}, expected {expected}",
-                     "zh": "{where}：你的是 {yours}，应为 {expected}"},
+                     "zh": "{where}：你的结果是 {yours}，应当是 {expected}"},
     "aspect.requires_grad": {"en": "{where}: requires_grad is {yours}, expected {expected}",
-                             "zh": "{where}：requires_grad 是 {yours}，应为 {expected}"},
+                             "zh": "{where}：requires_grad 是 {yours}，应当是 {expected}"},
     "aspect.leaf": {"en": "{where}: is_leaf is {yours}, expected {expected}",
-                    "zh": "{where}：is_leaf 是 {yours}，应为 {expected}"},
+                    "zh": "{where}：is_leaf 是 {yours}，应当是 {expected}"},
     "aspect.history": {
         "en": "{where}: has autograd history (grad_fn) {yours}, expected {expected}",
-        "zh": "{where}：是否带有计算图历史（grad_fn）为 {yours}，应为 {expected}",
+        "zh": "{where}：是否带有计算图历史 grad_fn：你的结果是 {yours}，应当是 {expected}",
     },
     "aspect.contiguous": {"en": "{where}: is_contiguous() is {yours}, expected {expected}",
-                          "zh": "{where}：is_contiguous() 是 {yours}，应为 {expected}"},
+                          "zh": "{where}：is_contiguous() 是 {yours}，应当是 {expected}"},
     "aspect.same_object": {
         "en": "{where}: is the same tensor object as before: {yours}, expected {expected}",
-        "zh": "{where}：是否仍是原来的张量对象：{yours}，应为 {expected}",
+        "zh": "{where}：是否仍是原来的张量对象：你的结果是 {yours}，应当是 {expected}",
     },
     "aspect.training": {"en": "{where}: training flags {yours}, expected {expected}",
-                        "zh": "{where}：training 标志是 {yours}，应为 {expected}"},
+                        "zh": "{where}：training 标志是 {yours}，应当是 {expected}"},
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
-                        "zh": "对你的返回值做 backward()：{yours}；应为：{expected}"},
+                        "zh": "对返回值调用 backward() 时，你的结果{yours}，参考答案的结果{expected}"},
     "aspect.rng": {
         "en": "the global torch RNG state {yours}; expected it {expected}",
-        "zh": "全局 torch 随机数状态{yours}；应为{expected}",
+        "zh": "调用之后，全局 torch 随机数状态{yours}，而它应当{expected}",
     },
     "rng.changed": {"en": "changed", "zh": "被改变了"},
     "rng.unchanged": {"en": "stayed as it was", "zh": "保持不变"},
     "backward.no_graph": {"en": "no autograd graph", "zh": "没有计算图"},
-    "backward.ok": {"en": "works", "zh": "可以正常运行"},
+    "backward.ok": {"en": "works", "zh": "可以正常完成"},
+    "backward.error": {"en": "{error}", "zh": "报错 {error}"},
     "kind.container": {"en": "a {name} of {count}", "zh": "含 {count} 个元素的 {name}"},
     "kind.tensor": {"en": "a torch.Tensor", "zh": "torch.Tensor"},
     "kind.ndarray": {"en": "a NumPy array", "zh": "NumPy 数组"},
@@ -123,7 +124,7 @@ MESSAGES = {
     },
     "error.not_found": {
         "en": "not found: {file} has no function `{function}` (keep the name and signature of the stub).",
-        "zh": "未找到：{file} 中没有函数 `{function}`（请保留练习模板中的函数名和签名）。",
+        "zh": "未找到：{file} 中没有函数 `{function}`（请保留初始模板中的函数名和签名）。",
     },
     "error.no_file": {"en": "not found: {file} does not exist.", "zh": "未找到：{file} 不存在。"},
     "error.import": {
@@ -252,10 +253,14 @@ MESSAGES = {
     "integrity.changed": {
         "en": "Grading files differ from the template: {files}. Restore them with `git checkout -- {paths}` "
               "(and delete added ones); official results award 0 points until they match.",
-        "zh": "评分文件与模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
+        "zh": "评分文件与学生模板不一致：{files}。请用 `git checkout -- {paths}` 恢复（并删除新增的文件）；"
               "在恢复之前，正式成绩记为 0 分。",
     },
-    "reset.backup": {"en": "your file was saved to {path}", "zh": "你的文件已备份到 {path}"},
+    "reset.backup": {
+        "en": "your file was saved to {path} — to undo the reset, copy that file back over your kata file "
+              "(the same name without the date and time)",
+        "zh": "你的文件已备份到 {path} —— 要撤销这次重置，把这个文件复制回去，覆盖你的练习文件（文件名相同，只是没有日期和时间）",
+    },
     "reset.done": {"en": "restored the stub of {what}", "zh": "已恢复 {what} 的初始模板"},
     "reset.no_stub": {
         "en": "no pristine stub of {kata} in the answer key (instructor: run `python grade.py freeze`)",
@@ -266,6 +271,8 @@ MESSAGES = {
         "en": "watching {folder} ({mode}): save a kata file to re-grade it; Ctrl-C to stop",
         "zh": "正在监视 {folder}（{mode}）：保存练习文件即可重新评分；按 Ctrl-C 退出",
     },
+    "watch.events": {"en": "file events", "zh": "文件事件"},
+    "watch.polling": {"en": "polling", "zh": "轮询"},
     "watch.bye": {"en": "stopped watching. Your files are as you saved them.", "zh": "已停止监视。你的文件保持保存时的样子。"},
     "grade.score": {"en": "score", "zh": "得分"},
     "grade.next": {"en": "Next", "zh": "下一步"},
@@ -295,6 +302,7 @@ MESSAGES = {
     "probe.second_call": {
         "en": "a second call with the same f and x", "zh": "用相同的 f 和 x 第二次调用的结果",
     },
+    "device.probe.gpu_tensor": {"en": "cuda:0, simulated on the CPU", "zh": "cuda:0，在 CPU 上模拟"},
     "probe.gpu_tensor": {
         "en": "your function given a GPU tensor (simulated where there is no GPU)",
         "zh": "把 GPU 张量（没有 GPU 时为模拟的）交给你的函数时",
@@ -326,9 +334,17 @@ MESSAGES = {
         "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
         "zh": "你这一步的长度（以“用各微批次平均梯度做一步 SGD”为单位）",
     },
+    "probe.grad_mode": {
+        "en": "whether autograd records after the call (torch.is_grad_enabled())",
+        "zh": "调用之后自动求导是否仍在记录，即 torch.is_grad_enabled() 的值",
+    },
     "probe.deterministic": {
         "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",
         "zh": "调用之后确定性算法是否开着（torch.are_deterministic_algorithms_enabled()）",
+    },
+    "probe.deterministic_throughout": {
+        "en": "whether deterministic algorithms stayed on during the whole call",
+        "zh": "整个调用过程中确定性算法是否一直开着",
     },
     "probe.warn_only": {
         "en": "whether the deterministic mode only warns (torch.is_deterministic_algorithms_warn_only_enabled())",

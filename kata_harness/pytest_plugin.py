@@ -130,13 +130,23 @@ def pytest_pycollect_makeitem(collector, name, obj):
     return _items(collector, obj)
 
 
+def _item_devices(function) -> list[tuple[str, list[str]]]:
+    """(item device, devices it checks) for each item of ``function``. The meta device carries no
+    values, so a meta item of its own would pass a function whose values are wrong: its checks
+    (device, dtype, shape of every result) run in the cpu item, after the cpu checks, as grade.py
+    judges them together."""
+    folded = "cpu" in function.devices and "meta" in function.devices
+    return [(device, [device, "meta"] if folded and device == "cpu" else [device])
+            for device in function.devices if not (folded and device == "meta")]
+
+
 def _items(parent, kata: Kata) -> list:
-    """One item per function and device, marked with its points (and cuda where it applies)."""
+    """One item per function and device (meta inside cpu), marked with its points (and cuda where it applies)."""
     items = []
     for function in kata.functions:
-        for device in function.devices:
+        for device, checked in _item_devices(function):
             item = KataItem.from_parent(parent, name=f"{function.name}[{device}]",
-                                        kata=kata.name, function=function, device=device)
+                                        kata=kata.name, function=function, device=device, checked=checked)
             if device == "cuda":
                 item.add_marker(pytest.mark.cuda)
             info = _function_info().get(f"{kata.name}.{function.name}")
@@ -146,11 +156,12 @@ def _items(parent, kata: Kata) -> list:
 
 
 class KataItem(pytest.Item):
-    """One kata function checked on one device."""
+    """One kata function checked on one device (``checked``: that device, and meta for the cpu item)."""
 
-    def __init__(self, *, kata, function, device, **kwargs):
+    def __init__(self, *, kata, function, device, checked=None, **kwargs):
         super().__init__(**kwargs)
         self.kata, self.function, self.device = kata, function, device
+        self.checked = list(checked or [device])
 
     def _lang(self) -> str:
         return self.config.getoption("--lang") or default_language()
@@ -180,7 +191,7 @@ class KataItem(pytest.Item):
             if not reference_file.exists():   # as grade.py says: the instructor's problem, named
                 raise KataFailure(message("error.reference", lang, error=f"reference/{self.kata}.py does not exist"))
             reference = _load(reference_file)
-            expected = observe_devices(getattr(reference, self.function.name), self.function, self.kata, [self.device])
+            expected = observe_devices(getattr(reference, self.function.name), self.function, self.kata, self.checked)
         else:
             expected = self._recorded(source, info, lang)
         limit = self.function.timeout or FUNCTION_TIMEOUT
@@ -196,7 +207,7 @@ class KataItem(pytest.Item):
             raise KataFailure(message(event.reason[0], lang))
         if self.device not in event["observations"]:
             pytest.skip(message("skipped.not_in_key", lang, device=self.device))
-        return {self.device: event["observations"][self.device]}
+        return {device: event["observations"][device] for device in self.checked if device in event["observations"]}
 
     def repr_failure(self, excinfo, style=None):
         """The learner's message alone, without harness frames."""

@@ -138,7 +138,8 @@ def _difference_text(found: Difference, lang: str) -> str:
         fields = {k: message("rng.changed" if v else "rng.unchanged", lang) for k, v in fields.items()}
     if found.key == "aspect.backward":
         names = {"ok": "backward.ok", "no graph": "backward.no_graph"}
-        fields = {k: message(names[v], lang) if v in names else _backward_error(v) for k, v in fields.items()}
+        fields = {k: message(names[v], lang) if v in names else message("backward.error", lang, error=_backward_error(v))
+                  for k, v in fields.items()}
     return message(found.key, lang, where=_where_text(found.where, lang), **fields)
 
 
@@ -209,7 +210,7 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
                            hint=info.hint(1, lang) if info.hints else "")
     called = verdict.call
     if called and verdict.device:
-        called += message("line.device", lang, device=verdict.device)
+        called += message("line.device", lang, device=_device_text(verdict, lang))
     printed = verdict.printed.rstrip()
     if len(printed) > 300:
         printed = printed[:300] + " " + message("truncated", lang)
@@ -218,9 +219,21 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
         return Explanation(lang, called, message(key, lang, **{"file": file, "function": info.name, **fields}),
                            printed=printed)
     assert verdict.difference is not None   # judge gives every failure its difference
-    return Explanation(lang, called, _difference_text(verdict.difference, lang),
-                       pitfall_text(info, verdict.difference, verdict.label, lang),
-                       info.hint(1, lang) if info.hints else "", printed)
+    found = verdict.difference
+    # A missing import or a typo is not the kata's pitfall: a hint about the kata would mislead.
+    hint = "" if found.aspect == "name_error" else info.first_hint(found.aspect, verdict.label, lang)
+    return Explanation(lang, called, _difference_text(found, lang), pitfall_text(info, found, verdict.label, lang),
+                       hint, printed)
+
+
+def _device_text(verdict: Verdict, lang: str) -> str:
+    """The device of the call that showed the difference: a probe that hands the function a tensor
+    on another device (a simulated GPU) names that device, not the device of the case's own call."""
+    where = verdict.difference.where if verdict.difference else {}
+    simulated = f"device.probe.{where.get('name')}"
+    if where.get("key") == "where.probe" and simulated in MESSAGES:
+        return message(simulated, lang)
+    return verdict.device
 
 
 def render(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions: str = "katas",

@@ -54,7 +54,8 @@ class FileEvents:
 
     @property
     def mode(self) -> str:
-        return "file events" if self.native else "polling"
+        """The message key naming how changes are noticed (file events or polling)."""
+        return "watch.events" if self.native else "watch.polling"
 
     def wait(self) -> None:
         """Return after a file event or a poll tick."""
@@ -154,7 +155,8 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     try:
         stamps = {kata: _stat(path, STAMP) for kata, path in files.items()}
         watcher.grade_all()
-        print(message("watch.waiting", watcher.display.lang, folder=watcher.display.shown, mode=events.mode),
+        lang = watcher.display.lang
+        print(message("watch.waiting", lang, folder=watcher.display.shown, mode=message(events.mode, lang)),
               file=watcher.display.out, flush=True)
         while True:
             events.wait()

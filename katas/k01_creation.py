@@ -21,7 +21,8 @@ def arange_inclusive(start: int, end: int, step: int = 1) -> torch.Tensor:
 
     从 `start` 开始、到 `end` 为止（步长恰好落在 `end` 上时包含 `end`）的 int64 整数序列，step > 0。
     陷阱：`torch.arange(start, end, step)` 不包含 `end`。
-    示例：arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10])
+    示例：arange_inclusive(1, 10, 3) -> tensor([1, 4, 7, 10])；
+          arange_inclusive(0, 10, 3) -> tensor([0, 3, 6, 9])
     讲义（docs/lesson.zh.md）：§3.4
     """
     raise NotImplementedError("arange_inclusive: not implemented yet / 尚未实现")
@@ -30,17 +31,19 @@ def arange_inclusive(start: int, end: int, step: int = 1) -> torch.Tensor:
 def evenly_spaced(start: float, end: float, count: int) -> torch.Tensor:
     """`count` evenly spaced float32 points from `start` to `end`, both ends included.
 
-    Pitfall: `torch.arange(start, end, step)` leaves `end` out, and with a float step the
-    NUMBER of points comes out of a rounded division: `torch.arange(0, 0.3, 0.1)` has 3 points
-    (0.3 is missing), `torch.arange(1, 1.3, 0.1)` has 4 (the last one is 1.3). Think in number
-    of points, not step size.
+    Pitfall: `torch.arange(start, end, step)` leaves `end` out, and with a float step its
+    NUMBER of points is the ceiling of `(end - start) / step`, computed in floating point:
+    `torch.arange(0, 0.3, 0.1)` has 3 points (0.3 is missing), `torch.arange(1, 1.3, 0.1)` has
+    4 (the last one is 1.3), and a stop of `end + step` makes one point too many for
+    evenly_spaced(1.0, 1.3, 4). Think in number of points, not step size.
     Example: evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     Lesson (docs/lesson.md): §3.4
 
     从 `start` 到 `end`（两端都包含）均匀分布的 `count` 个 float32 数。
-    陷阱：`torch.arange(start, end, step)` 不包含 `end`，而且用浮点步长时，点的“个数”来自一次带舍入的
-    除法：`torch.arange(0, 0.3, 0.1)` 有 3 个点（缺了 0.3），`torch.arange(1, 1.3, 0.1)` 却有 4 个点
-    （最后一个就是 1.3）。应该按“点数”而不是“步长”来想。
+    陷阱：`torch.arange(start, end, step)` 不包含 `end`，而且用浮点步长时，点的“个数”是
+    `(end - start) / step` 向上取整，而这个除法是用浮点数算的：`torch.arange(0, 0.3, 0.1)` 有 3 个点
+    （缺了 0.3），`torch.arange(1, 1.3, 0.1)` 却有 4 个点，最后一个就是 1.3；把终点设为 `end + step`，
+    evenly_spaced(1.0, 1.3, 4) 又会多出一个点。应该按“点数”而不是“步长”来想。
     示例：evenly_spaced(0.0, 1.0, 5) -> tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     讲义（docs/lesson.zh.md）：§3.4
     """

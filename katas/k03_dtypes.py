@@ -43,19 +43,20 @@ def class_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
 
     `labels` hold class ids stored as FLOATS (as read from a CSV file): 0.0, 2.0, 1.0, ...
     The result is a 0-dim float tensor. (Beyond the lesson.)
-    Pitfall: class-id targets must be int64; passing the float labels straight to
-    `F.cross_entropy` raises "expected target dtype to be Long" (older versions:
-    "expected scalar type Long but found Float").
+    Pitfall: class-id targets must be int64 (uint8 is accepted too, but wraps around above 255);
+    passing the float labels straight to `F.cross_entropy` raises "expected target dtype to be
+    Long or Byte, but got Float" (PyTorch 2.13; the wording varies between versions).
     Example: class_loss(torch.zeros(2, 3), torch.tensor([0.0, 2.0])) -> tensor(1.0986)
     Lesson (docs/lesson.md): §4.3, §7 (row 1)
 
     计算 `logits`（N, C）与 `labels`（N,）之间的平均交叉熵。
     `labels` 存的是以浮点数表示的类别编号（就像从 CSV 文件里读出来的那样）：0.0, 2.0, 1.0, ...
     结果是 0 维浮点张量。（超出本课范围。）
-    陷阱：类别编号形式的目标必须是 int64；把浮点标签直接传给 `F.cross_entropy` 会报错
-    "expected target dtype to be Long"（旧版本："expected scalar type Long but found Float"）。
+    陷阱：类别编号形式的目标必须是 int64（也接受 uint8，但它超过 255 就会回绕）；把浮点标签直接传给
+    `F.cross_entropy` 会报错 "expected target dtype to be Long or Byte, but got Float"
+    （PyTorch 2.13 的措辞，不同版本不完全一样）。
     示例：class_loss(torch.zeros(2, 3), torch.tensor([0.0, 2.0])) -> tensor(1.0986)
-    讲义（docs/lesson.zh.md）：§4.3、§7（第 1 行）
+    讲义（docs/lesson.zh.md）：§4.3、§7 第 1 行
     """
     raise NotImplementedError("class_loss: not implemented yet / 尚未实现")
 
@@ -114,7 +115,7 @@ def gather_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     index is a MASK that keeps the rows where it is nonzero (uint8 masks are deprecated).
     Example: gather_rows(torch.tensor([[1, 2], [3, 4], [5, 6]]), torch.tensor([2.0, 0.0]))
              -> tensor([[5, 6], [1, 2]])
-    Lesson (docs/lesson.md): §7 (row 1)
+    Lesson (docs/lesson.md): §4.3, §7 (row 1)
 
     返回 `x` 中由一维张量 `index` 选出的行（可以重复），顺序与 `index` 相同。
     `index` 可能是存放整数值的浮点张量（例如 tensor([2., 0.])）；它和 `x` 在同一设备上，
@@ -124,6 +125,6 @@ def gather_rows(x: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     掩码非零的那些行（uint8 掩码已被弃用）。
     示例：gather_rows(torch.tensor([[1, 2], [3, 4], [5, 6]]), torch.tensor([2.0, 0.0]))
           -> tensor([[5, 6], [1, 2]])
-    讲义（docs/lesson.zh.md）：§7（第 1 行）
+    讲义（docs/lesson.zh.md）：§4.3、§7 第 1 行
     """
     raise NotImplementedError("gather_rows: not implemented yet / 尚未实现")

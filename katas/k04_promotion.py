@@ -40,17 +40,16 @@ def weighted_sum(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
     tensor with `out[n] == sum over d of values[n, d] * weights[d]`.
 
     Pitfall: `values * weights` multiplies element by element and keeps the shape (N, D): the
-    sum over d is still missing. `values @ weights` is the matrix-vector product that does both;
-    the order matters: `weights @ values` sums over the wrong axis (and only runs when N == D).
+    sum over d is still missing. The matrix-vector product (`@`) does both, and the order
+    matters: `weights @ values` sums over the wrong dimension (and only runs when N == D).
     Example: weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
              -> tensor([2., 5.])
     Lesson (docs/lesson.md): §5.3
 
     每行求一个加权和：对 `values`（N, D）和 `weights`（D,）（都是浮点），返回 (N,) 张量，
     `out[n] == 对 d 求和 values[n, d] * weights[d]`。
-    陷阱：`values * weights` 是对应元素相乘，形状仍是 (N, D)：对 d 的求和还没做。`values @ weights`
-    是矩阵乘向量，两件事一起完成；而且顺序很重要：`weights @ values` 求和的维度不对
-    （只有 N == D 时才能运行）。
+    陷阱：`values * weights` 是对应元素相乘，形状仍是 (N, D)：对 d 的求和还没做。矩阵乘向量（`@`）
+    把两件事一起完成，而且顺序很重要：`weights @ values` 求和的维度不对（只有 N == D 时才能运行）。
     示例：weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
           -> tensor([2., 5.])
     讲义（docs/lesson.zh.md）：§5.3

@@ -14,6 +14,7 @@ import torch
 def zero_first_row(x: torch.Tensor) -> torch.Tensor:
     """A NEW tensor equal to the 2-D tensor `x` with row 0 set to 0; `x` itself stays unchanged.
 
+    Row 0 becomes 0 whatever it held, inf and NaN included.
     Pitfall: `y = x` only gives the same tensor a second name, and slices such as `x[:]` or
     `x[0]` are views of the same memory, so `y[0] = 0` also zeroes the caller's `x`.
     Example: zero_first_row(torch.tensor([[1, 2], [3, 4]])) -> tensor([[0, 0], [3, 4]]),
@@ -21,6 +22,7 @@ def zero_first_row(x: torch.Tensor) -> torch.Tensor:
     Lesson (docs/lesson.md): §5.1, §7 (the slice row)
 
     返回一个新张量：与二维张量 `x` 相同，但第 0 行全部置 0；`x` 本身保持不变。
+    不管第 0 行原来是什么（包括 inf 和 NaN），都要变成 0。
     陷阱：`y = x` 只是给同一个张量起了第二个名字，而 `x[:]`、`x[0]` 这样的切片是同一块内存的视图，
     所以 `y[0] = 0` 也会把调用者的 `x` 清零。
     示例：zero_first_row(torch.tensor([[1, 2], [3, 4]])) -> tensor([[0, 0], [3, 4]])，
@@ -33,12 +35,14 @@ def zero_first_row(x: torch.Tensor) -> torch.Tensor:
 def zero_column_(x: torch.Tensor, j: int) -> None:
     """Set column `j` of the 2-D tensor `x` to 0 IN PLACE (the caller's `x` changes); return None.
 
+    Column `j` becomes 0 whatever it held, inf and NaN included.
     Pitfall: writing into `x[:, j].clone()` changes only the copy, and `x = ...` inside the
     function only rebinds a local name: in both cases the caller's tensor stays as it was.
     Example: x = torch.ones(2, 3); zero_column_(x, 1)  ->  x is tensor([[1., 0., 1.], [1., 0., 1.]])
     Lesson (docs/lesson.md): §5.1
 
     原地把二维张量 `x` 的第 `j` 列置 0（调用者的 `x` 要被改变）；返回 None。
+    不管第 `j` 列原来是什么（包括 inf 和 NaN），都要变成 0。
     陷阱：往 `x[:, j].clone()` 里写只会改掉副本，而在函数里写 `x = ...` 只是让局部变量指向别的对象：
     这两种写法都不会改变调用者的张量。
     示例：x = torch.ones(2, 3); zero_column_(x, 1)  ->  x 变成 tensor([[1., 0., 1.], [1., 0., 1.]])

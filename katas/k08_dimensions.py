@@ -1,4 +1,4 @@
-"""k08_dimensions: an int index drops an axis, a slice keeps it / 整数索引去掉一个维度，切片保留它
+"""k08_dimensions: an int index drops a dimension, a slice keeps it / 整数索引去掉一个维度，切片保留它
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k08` (score) or `pytest tests/test_k08_dimensions.py` (details).
@@ -15,8 +15,8 @@ def sample_as_batch(batch: torch.Tensor, i: int) -> torch.Tensor:
     """Sample `i` of `batch` (shape (N, ...)) as a batch of ONE: shape (1, ...), holding
     `batch[i]`. `i` may be negative, as in Python (-1 is the last sample).
 
-    Pitfall: an int index drops the axis it indexes: `batch[i]` has shape (...), not (1, ...),
-    and a model or loss that expects a batch then sees a wrong shape. A slice keeps the axis,
+    Pitfall: an int index drops the dimension it indexes: `batch[i]` has shape (...), not (1, ...),
+    and a model or loss that expects a batch then sees a wrong shape. A slice keeps the dimension,
     but `batch[i:i + 1]` is EMPTY for i = -1 (it is `batch[-1:0]`).
     Example: sample_as_batch(torch.zeros(8, 3), 2).shape -> (1, 3);
              sample_as_batch(x, -1) -> the last sample, shape (1, 3)
@@ -38,9 +38,9 @@ def relative_to_first_column(x: torch.Tensor) -> torch.Tensor:
     """The (N, D) float tensor `x` with its first column subtracted from every column of the same
     row: `out[n, d] == x[n, d] - x[n, 0]` (so the first column of the result is 0).
 
-    Pitfall: `x[:, 0]` has shape (N,): the int index dropped the column axis, and broadcasting
-    lines an (N,) tensor up with the LAST axis (D). So `x - x[:, 0]` raises when N != D, and
-    when N == D it silently subtracts x[d, 0] from column d. Keep the axis: an (N, 1) column.
+    Pitfall: `x[:, 0]` has shape (N,): the int index dropped the column dimension, and broadcasting
+    lines an (N,) tensor up with the LAST dimension (D). So `x - x[:, 0]` raises when N != D, and
+    when N == D it silently subtracts x[d, 0] from column d. Keep the dimension: an (N, 1) column.
     Example: relative_to_first_column(torch.tensor([[1.0, 2.0, 4.0], [10.0, 20.0, 40.0]]))
              -> tensor([[0., 1., 3.], [0., 10., 30.]])
     Lesson (docs/lesson.md): §5.1, §5.3

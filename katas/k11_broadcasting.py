@@ -34,7 +34,7 @@ def mse(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def normalize_rows(x: torch.Tensor) -> torch.Tensor:
     """Each row of the (N, D) float tensor `x` divided by that row's sum (every row then sums to 1).
 
-    Pitfall: `x.sum(dim=1)` has shape (N,), which broadcasting lines up with the LAST axis (D):
+    Pitfall: `x.sum(dim=1)` has shape (N,), which broadcasting lines up with the LAST dimension (D):
     `x / x.sum(dim=1)` raises when N != D, but runs silently when N == D (dividing column j by
     row j's sum) and when D == 1 (an (N, 1) / (N,) division broadcasts to (N, N)).
     Example: normalize_rows(torch.tensor([[1.0, 3.0], [1.0, 1.0]])) -> tensor([[0.25, 0.75], [0.5, 0.5]])
@@ -78,7 +78,7 @@ def pairwise_sq_dist(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     for `a` of shape (N, D) and `b` of shape (M, D), computed by broadcasting (no Python loops).
 
     Pitfall: `a - b` pairs row i with row i only (it raises when N != M, unless N or M is 1,
-    where it silently broadcasts the single row); each operand needs a new axis in the right
+    where it silently broadcasts the single row); each operand needs a new dimension in the right
     place, so that (N, 1, D) - (1, M, D) gives (N, M, D), then sum over D.
     Example: pairwise_sq_dist(torch.tensor([[0.0, 0.0], [1.0, 1.0]]), torch.tensor([[1.0, 0.0]]))
              -> tensor([[1.], [1.]])

@@ -14,8 +14,8 @@ import torch
 def stack_samples(samples: list) -> torch.Tensor:
     """Join N sample tensors of shape (D,) into one (N, D) batch: row i is samples[i].
 
-    Pitfall: `torch.cat(samples)` joins along the existing axis and gives one long (N*D,)
-    vector; `cat` never adds an axis.
+    Pitfall: `torch.cat(samples)` joins along the existing dimension and gives one long (N*D,)
+    vector; `cat` never adds a dimension.
     Example: stack_samples([torch.tensor([1, 2]), torch.tensor([3, 4]), torch.tensor([5, 6])])
              -> tensor([[1, 2], [3, 4], [5, 6]])   (shape (3, 2), not (6,))
     Lesson (docs/lesson.md): §5.4

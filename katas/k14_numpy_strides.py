@@ -23,7 +23,7 @@ def tensor_from_flipped(arr: np.ndarray) -> torch.Tensor:
     array. Sharing memory with `arr` is allowed but not required. (Beyond the lesson.)
 
     Pitfall: NumPy flips by giving a view a NEGATIVE stride; tensors cannot have negative
-    strides, so `torch.from_numpy(arr)`, `torch.as_tensor(arr)` and even `torch.tensor(arr)`
+    strides, so `torch.from_numpy`, `torch.as_tensor` and even `torch.tensor`
     raise "At least one stride in the given numpy array is negative". Copy the array into
     ordinary memory first.
     Example: tensor_from_flipped(np.arange(3.0)[::-1]) -> tensor([2., 1., 0.], dtype=torch.float64)
@@ -32,8 +32,8 @@ def tensor_from_flipped(arr: np.ndarray) -> torch.Tensor:
     返回一个与 NumPy 数组 `arr` 数值、形状和 dtype 都相同的张量。`arr` 可能是 NumPy 不复制就翻转出来的
     视图（`a[::-1]`、`a[:, ::-1]`、`np.flip(a)`），也可能是普通数组。可以与 `arr` 共享内存，但不要求。
     （超出本课范围。）
-    陷阱：NumPy 的翻转是给视图一个“负”步长；张量不能有负步长，所以 `torch.from_numpy(arr)`、
-    `torch.as_tensor(arr)` 甚至 `torch.tensor(arr)` 都会报错 "At least one stride in the given numpy
+    陷阱：NumPy 的翻转是给视图一个“负”步长；张量不能有负步长，所以 `torch.from_numpy`、
+    `torch.as_tensor` 甚至 `torch.tensor` 都会报错 "At least one stride in the given numpy
     array is negative"。请先把数组复制到普通内存里。
     示例：tensor_from_flipped(np.arange(3.0)[::-1]) -> tensor([2., 1., 0.], dtype=torch.float64)
     讲义（docs/lesson.zh.md）：§5.5
@@ -48,7 +48,7 @@ def flip_images(batch: np.ndarray) -> torch.Tensor:
     Pitfall: flipping in NumPy first (`batch[:, :, ::-1]`, `np.flip(batch, 2)`) gives a
     negative-stride view that `torch.from_numpy` refuses. Either flip in torch, whose `flip`
     copies into ordinary memory, or copy the NumPy view before converting. And mirror the
-    width axis (the last), not the height.
+    width dimension (the last), not the height.
     Example: flip_images(np.array([[[1, 2, 3]]], dtype=np.uint8)) -> tensor([[[3, 2, 1]]], dtype=torch.uint8)
     Lesson (docs/lesson.md): §5.5
 
@@ -56,7 +56,7 @@ def flip_images(batch: np.ndarray) -> torch.Tensor:
     以 uint8 张量（N, H, W）返回。（超出本课范围。）
     陷阱：先在 NumPy 里翻转（`batch[:, :, ::-1]`、`np.flip(batch, 2)`）得到的是负步长的视图，
     `torch.from_numpy` 会拒绝它。要么在 torch 里翻转（torch 的 `flip` 会复制到普通内存），
-    要么先把 NumPy 视图复制一份再转换。另外要镜像的是宽度轴（最后一维），不是高度轴。
+    要么先把 NumPy 视图复制一份再转换。另外要镜像的是宽度所在的维度（最后一维），不是高度所在的维度。
     示例：flip_images(np.array([[[1, 2, 3]]], dtype=np.uint8)) -> tensor([[[3, 2, 1]]], dtype=torch.uint8)
     讲义（docs/lesson.zh.md）：§5.5
     """

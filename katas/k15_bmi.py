@@ -1,4 +1,4 @@
-"""k15_bmi: the lesson's worked example, from data to features / 综合实战：从数据到特征
+"""k15_bmi: the lesson's worked example, from data to features / 综合案例：从数据到特征
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k15` (score) or `pytest tests/test_k15_bmi.py` (details).

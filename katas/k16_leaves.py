@@ -34,16 +34,18 @@ def trainable(values) -> torch.Tensor:
 
 
 def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
-    """A float32 LEAF with requires_grad=True holding
-    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`. (Beyond the lesson.)
+    """A float32 LEAF with requires_grad=True holding `torch.randn(shape, generator=g) * std`,
+    where `g` is a new `torch.Generator` seeded with `seed` (its `manual_seed` method). The global
+    random number generator is left alone. (Beyond the lesson.)
 
     Pitfall: `torch.randn(..., requires_grad=True) * std` is the result of a multiplication,
     not a leaf, so its `.grad` stays None after backward().
     Example: init_weight((2, 2), 0.01, 0).is_leaf -> True
     Lesson (docs/lesson.md): §4.5
 
-    返回一个 float32 叶子张量，requires_grad=True，值为
-    `torch.randn(shape, generator=torch.Generator().manual_seed(seed)) * std`。（超出本课范围。）
+    返回一个 float32 叶子张量，requires_grad=True，值为 `torch.randn(shape, generator=g) * std`，
+    其中 `g` 是新建的、以 `seed` 为种子的 `torch.Generator`（用它的 `manual_seed` 方法）。
+    不要动全局随机数生成器。（超出本课范围。）
     陷阱：`torch.randn(..., requires_grad=True) * std` 是乘法的结果而不是叶子张量，
     backward() 之后它的 `.grad` 仍然是 None。
     示例：init_weight((2, 2), 0.01, 0).is_leaf -> True

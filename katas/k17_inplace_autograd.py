@@ -13,24 +13,25 @@ import torch
 
 def sgd_update_(params: list, lr: float) -> None:
     """For each leaf tensor `p` in `params` (requires_grad=True, `.grad` already computed), do
-    `p -= lr * p.grad` IN PLACE: the caller's tensor objects change, in their own memory; each
+    the update p ← p - lr · p.grad IN PLACE: the caller's tensor objects change, in their own memory; each
     `p` stays a leaf with requires_grad=True, and its `.grad` is left as it was. Returns None.
 
-    Pitfall: `p -= lr * p.grad` on a leaf that requires grad raises "a leaf Variable that
-    requires grad is being used in an in-place operation" unless autograd is switched off
-    (`with torch.no_grad():`); and `p = p - lr * p.grad` only rebinds the local name `p`:
-    the caller's tensors do not change at all.
+    Pitfall: an in-place update (`-=`, `sub_`) of a leaf that requires grad raises "a leaf
+    Variable that requires grad is being used in an in-place operation" unless autograd is
+    switched off (`with torch.no_grad():`); and `p = p - lr * p.grad` only rebinds the local
+    name `p`: the caller's tensors do not change at all. Autograd must record again after the
+    call, as it did before.
     Example: w = torch.tensor([1.0, 2.0], requires_grad=True); w.grad = torch.tensor([10.0, 10.0])
              sgd_update_([w], 0.1)  ->  w is now tensor([0., 1.], requires_grad=True)
     Lesson (docs/lesson.md): §8.2
 
-    对 `params` 中的每个叶子张量 `p`（requires_grad=True，`.grad` 已经算好）“原地”执行
-    `p -= lr * p.grad`：改变的是调用者的张量对象本身、就在它原来的内存里；每个 `p` 仍然是
+    对 `params` 中的每个叶子张量 `p`（requires_grad=True，`.grad` 已经算好）“原地”执行更新
+    p ← p - lr · p.grad：改变的是调用者的张量对象本身、就在它原来的内存里；每个 `p` 仍然是
     requires_grad=True 的叶子张量，它的 `.grad` 保持不变。返回 None。
-    陷阱：在 requires_grad 的叶子张量上直接写 `p -= lr * p.grad` 会报错 “a leaf Variable that
+    陷阱：在 requires_grad 的叶子张量上直接做原地更新（`-=`、`sub_`）会报错 “a leaf Variable that
     requires grad is being used in an in-place operation”，除非先关闭自动求导
     （`with torch.no_grad():`）；而 `p = p - lr * p.grad` 只是让局部变量名 `p` 指向新张量，
-    调用者的张量根本没有改变。
+    调用者的张量根本没有改变。调用之后，自动求导必须和调用之前一样仍在记录。
     示例：w = torch.tensor([1.0, 2.0], requires_grad=True); w.grad = torch.tensor([10.0, 10.0])
           sgd_update_([w], 0.1)  ->  w 变成 tensor([0., 1.], requires_grad=True)
     讲义（docs/lesson.zh.md）：§8.2

@@ -16,7 +16,8 @@ from torch import nn
 def train(model: nn.Module, batches: list, lr: float) -> list:
     """Train `model` with one plain SGD step (no momentum) per `(x, y)` batch on the
     mean-squared-error loss. Update `model` in place and return each step's loss, measured
-    BEFORE that step's update, as a list of Python floats.
+    BEFORE that step's update, as a list of Python floats. (Beyond the lesson: a first lesson on
+    tensors stops before optimizers; §8.2 shows one training step.)
 
     Pitfall: `loss.backward()` ADDS to `.grad`; unless the gradients are cleared every step
     (`optimizer.zero_grad()`), each step also applies all the previous steps' gradients.
@@ -25,7 +26,8 @@ def train(model: nn.Module, batches: list, lr: float) -> list:
     Lesson (docs/lesson.md): §7 (row "gradients keep accumulating"), §8.2
 
     用均方误差损失训练 `model`：每个 `(x, y)` 批次做一步普通 SGD（不带动量）。原地更新 `model`，
-    返回每一步在参数更新之前的损失值，组成 Python float 列表。
+    返回每一步在参数更新之前的损失值，组成 Python float 列表。（超出本课范围：张量第一课讲不到优化器；
+    §8.2 展示了一个训练步。）
     陷阱：`loss.backward()` 会把梯度“加”到 `.grad` 上；如果不在每一步清空梯度
     （`optimizer.zero_grad()`），每一步都会把之前所有步的梯度再用一遍。
     示例：train(nn.Linear(3, 1), [(x1, y1), (x2, y2), (x3, y3)], 0.1) -> 例如 [1.84, 1.21, 0.97]
@@ -68,7 +70,7 @@ def grad_at(f, x: torch.Tensor) -> torch.Tensor:
 
     Pitfall: calling `x.requires_grad_()` on the caller's tensor changes it, and reusing one
     leaf makes `.grad` ACCUMULATE across calls (the second call returns twice the gradient).
-    Work on a fresh leaf: `x.detach().clone().requires_grad_()`, or use torch.autograd.grad.
+    Work on a fresh leaf of your own (a detached copy of `x`), or use torch.autograd.grad.
     Example: grad_at(lambda t: t ** 2, torch.tensor([1.0, 3.0])) -> tensor([2., 6.])
     Lesson (docs/lesson.md): §4.5, §8.2
 
@@ -76,8 +78,8 @@ def grad_at(f, x: torch.Tensor) -> torch.Tensor:
     `x` 本身保持原样：不能让它变成 requires_grad，它的 `.grad` 也要保持为 None；
     用相同的 `f` 和 `x` 调用两次，结果应当相同。
     陷阱：对调用者的张量调用 `x.requires_grad_()` 会改掉它；反复使用同一个叶子张量时，
-    `.grad` 会在多次调用之间不断累加（第二次调用返回两倍的梯度）。请在新的叶子张量上求导：
-    `x.detach().clone().requires_grad_()`，或者使用 torch.autograd.grad。
+    `.grad` 会在多次调用之间不断累加（第二次调用返回两倍的梯度）。请在你自己新建的叶子张量
+    （`x` 脱离计算图后的副本）上求导，或者使用 torch.autograd.grad。
     示例：grad_at(lambda t: t ** 2, torch.tensor([1.0, 3.0])) -> tensor([2., 6.])
     讲义（docs/lesson.zh.md）：§4.5、§8.2
     """

@@ -25,8 +25,10 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     memory; and leaving the model in eval mode silently spoils the caller's next training step
     (`model.train(was_training)` puts back one mode for all, not each submodule's own).
     `torch.inference_mode()` also stops the graph, but what it returns are "inference tensors":
-    the caller can never use them in a computation autograd records, nor change them in place
-    outside that mode. For a helper that hands its result to callers it does not know, prefer
+    outside that mode they cannot be changed in place, and an autograd operation that has to
+    SAVE one for its backward pass fails ("Inference tensors cannot be saved for backward";
+    adding one to a tensor that requires grad still works, and `.clone()` gives an ordinary
+    tensor). For a helper that hands its result to callers it does not know, prefer
     `torch.no_grad()`, whose results are ordinary tensors.
     Example: model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
@@ -40,9 +42,11 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
     忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者
     接下来的训练（`model.train(was_training)` 给所有子模块恢复的是同一个模式，而不是各自原来的模式）。
-    `torch.inference_mode()` 同样不构建计算图，但它返回的是“推理张量”（inference tensor）：
-    调用者以后既不能把它们用在自动求导要记录的计算里，也不能在该模式之外原地修改它们。
-    对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，它返回的是普通张量。
+    `torch.inference_mode()` 同样不构建计算图，但它返回的是“推理张量”（inference tensor）：在该模式
+    之外不能原地修改它们；自动求导的某个运算如果要为反向传播“保存”这样的张量，就会报错
+    （"Inference tensors cannot be saved for backward"；把它和需要梯度的张量相加仍然可以，
+    `.clone()` 得到的也是普通张量）。对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，
+    它返回的是普通张量。
     示例：model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
           predict(model, x) -> 评估模式下的输出，requires_grad=False；之后 model.training 仍为 True
     讲义（docs/lesson.zh.md）：§7（“CUDA out of memory”那一行）、§8.2、§8.4

@@ -24,7 +24,7 @@ def make_reproducible(seed: int) -> None:
 
     Pitfall: seeding is not enough: some kernels (many on GPUs) add up in an order that changes
     from run to run. `torch.backends.cudnn.deterministic = True`, the old recipe, only covers
-    cuDNN convolutions; `torch.use_deterministic_algorithms(True)` covers every operation, and
+    cuDNN convolutions; `torch.use_deterministic_algorithms` covers every operation, and
     `warn_only=True` would only warn where there is no deterministic version. On a GPU, cuBLAS
     also needs the environment variable CUBLAS_WORKSPACE_CONFIG=:4096:8 set before the program
     starts (not checked here).
@@ -36,7 +36,7 @@ def make_reproducible(seed: int) -> None:
     （它通过计时来挑选算子实现）。返回 None。（超出本课范围。）
     陷阱：只设种子是不够的：有些算子（GPU 上尤其多）求和的顺序每次运行都可能不同。
     旧办法 `torch.backends.cudnn.deterministic = True` 只管 cuDNN 的卷积；
-    `torch.use_deterministic_algorithms(True)` 则覆盖所有操作，而 `warn_only=True` 在没有确定性
+    `torch.use_deterministic_algorithms` 则覆盖所有操作，而 `warn_only=True` 在没有确定性
     实现时只会给出警告。在 GPU 上，cuBLAS 还需要在程序启动之前设置环境变量
     CUBLAS_WORKSPACE_CONFIG=:4096:8（这里不检查）。
     示例：make_reproducible(0); torch.are_deterministic_algorithms_enabled() -> True
@@ -48,23 +48,24 @@ def make_reproducible(seed: int) -> None:
 def put_values_(x: torch.Tensor, positions: torch.Tensor, values: torch.Tensor) -> None:
     """Write `values[i]` into the contiguous tensor `x` at row-major position `positions[i]`
     (an int64 tensor of distinct positions), IN PLACE, while deterministic algorithms are on
-    (the checks switch `torch.use_deterministic_algorithms(True)` on before calling, and it
-    must still be on afterwards). Returns None. (Beyond the lesson.)
+    (the checks switch them on with `torch.use_deterministic_algorithms` before calling, and they
+    must stay on throughout the call). Returns None. (Beyond the lesson.)
 
     Pitfall: `x.put_(positions, values)` is exactly this operation, but it has no deterministic
     implementation, so in deterministic mode it raises instead of risking a result that could
     change between runs. Write through a flat view of `x` instead; and do not switch the mode
-    off to get past the error.
+    off to get past the error, not even for a moment: an operation run while it is off has no
+    guarantee, whatever the mode is afterwards.
     Example: x = torch.zeros(2, 3); put_values_(x, torch.tensor([0, 4]), torch.tensor([1.0, 2.0]))
              ->  x is tensor([[1., 0., 0.], [0., 2., 0.]])
     Lesson (docs/lesson.md): §8.3
 
-    在确定性算法开启的情况下（检查会在调用前打开 `torch.use_deterministic_algorithms(True)`，调用之后
-    它也必须仍然是打开的），把 `values[i]` “原地”写进连续张量 `x` 中按行优先顺序编号为 `positions[i]`
+    在确定性算法开启的情况下（检查会在调用前用 `torch.use_deterministic_algorithms` 打开它，整个调用
+    过程中它都必须一直开着），把 `values[i]` “原地”写进连续张量 `x` 中按行优先顺序编号为 `positions[i]`
     的位置（`positions` 是 int64 张量，各位置互不相同）。返回 None。（超出本课范围。）
     陷阱：`x.put_(positions, values)` 恰好就是这个操作，但它没有确定性实现，所以在确定性模式下它会
     直接报错，而不是冒险给出每次运行可能不同的结果。请改为通过 `x` 的展平视图来写；也不要为了绕过
-    报错而关闭这个模式。
+    报错而关闭这个模式，哪怕只关一小会儿：模式关着时运行的操作没有任何保证，不管之后模式是什么。
     示例：x = torch.zeros(2, 3); put_values_(x, torch.tensor([0, 4]), torch.tensor([1.0, 2.0]))
           ->  x 变成 tensor([[1., 0., 0.], [0., 2., 0.]])
     讲义（docs/lesson.zh.md）：§8.3

@@ -94,3 +94,24 @@ def test_every_catalog_function_is_in_the_curriculum():
             together = [name for name in functions if ours[name].name == home]
             order = [f.name for f in ours[together[0]].functions if f.name in together]
             assert order == together, f"{kata} -> {home}: functions out of the catalog's order"
+
+
+@pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
+def test_where_meta_is_silent_the_device_of_the_result_still_tells(kata):
+    """meta carries no values and lets some mixes of devices pass (a matrix product, a bias-free
+    nn.Linear): every function checked on meta compares the device of its results there, and its
+    values on the CPU."""
+    for function in load_kata_spec(kata.name).functions:
+        if "meta" in function.devices:
+            assert "device" in function.aspects, f"{kata.name}.{function.name}: meta without the device aspect"
+            assert "cpu" in function.devices, f"{kata.name}.{function.name}: meta without cpu, where values are compared"
+
+
+def test_pytest_checks_meta_inside_the_cpu_item():
+    """A meta item of its own would pass a function whose values are wrong."""
+    from kata_harness.pytest_plugin import _item_devices
+    from kata_harness.spec import Case, Function
+
+    both = Function("f", [Case(1)], devices=("cpu", "meta", "cuda"))
+    assert _item_devices(both) == [("cpu", ["cpu", "meta"]), ("cuda", ["cuda"])]
+    assert _item_devices(Function("g", [Case(1)], devices=("meta",))) == [("meta", ["meta"])]

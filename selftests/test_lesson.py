@@ -113,6 +113,35 @@ def _chinese_texts():
                 for number, line in enumerate((ast.get_docstring(node) or "").splitlines(), 1):
                     if re.search(f"[{CJK}]", line):
                         yield f"{path.name}:{getattr(node, 'name', 'module')}:{number}", line
+    for path in (LESSONS["zh"],):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(f"[{CJK}]", line):
+                yield f"{path.name}:{number}", line
+
+
+def _glossary_avoided() -> list[str]:
+    """The Chinese words the glossary's last column says not to use (docs/glossary.md)."""
+    table = [line for line in (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8").splitlines()
+             if line.startswith("|")][2:]   # after the header and its |---| line
+    avoided = [line.strip("|").split("|")[-1] for line in table]
+    words = [word.strip() for cell in avoided for word in re.split("[、,，]", cell) if word.strip()]
+    assert "轴" in words and "拷贝" in words, "the glossary lists no words to avoid"
+    return words
+
+
+def _nested_parentheses(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += char == "（"
+        if char == "（" and depth > 1:
+            return True
+        depth -= char == "）" and depth > 0
+    return False
+
+
+# Phrases that read translated, rewritten once; the glossary says how to write them instead.
+TRANSLATED = ("更宽的类型获胜", "才能需要梯度", "只要有东西依赖于它们", "模型如果不归你所有", "所有人的随机性",
+              "你的是 ", "应为：可以正常运行")
 
 
 RULES = [
@@ -123,6 +152,10 @@ RULES = [
      lambda text: "micro-batch" in text.replace("微批次（micro-batch）", "") or "微批次 " in text),
     ("a full-width colon after Chinese text", lambda text: re.search(f"[{CJK}）”]:", text)),
     ("、 between sections", lambda text: re.search(r"§[\d.]+, ?§", text)),
+    ("the glossary's terms (docs/glossary.md), not the words it avoids",
+     lambda text: any(word in text for word in _glossary_avoided())),
+    ("no full-width parenthesis inside another", _nested_parentheses),
+    ("plain Chinese, not word-for-word translations", lambda text: any(phrase in text for phrase in TRANSLATED)),
 ]
 
 

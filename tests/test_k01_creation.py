@@ -13,6 +13,9 @@ KATA = Kata("k01_creation", [
     ]),
     Function("evenly_spaced", [
         Case(0.0, 1.0, 5), Case(-1.0, 2.0, 7), Case(0.0, 0.3, 4), Case(2.5, -2.5, 11), Case(0.0, 1.0, 2),
+        # arange(start, end + step, step) makes one point too many here (rounding in the ceiling of its count).
+        Case(1.0, 1.3, 4, label="step_count"), Case(-0.7, 2.6, 2, label="step_count"),
+        Case(2.4, 4.0, 10, label="step_count"),
         Case(-3.0, 1.5, 10, hidden=True), Case(1.0, 0.0, 3, hidden=True),
     ]),
     Function("filled", [

@@ -2,13 +2,14 @@
 
 class_counts runs with torch.use_deterministic_algorithms(True) switched on by its case recipe,
 just before the call (the harness switches it off again before the next one). In that mode
-torch fills the memory that torch.empty hands out with NaN (integers: their largest value), so
-counting into uninitialised memory shows on every machine instead of only by bad luck.
+torch fills the memory that torch.empty hands out with NaN (float and complex dtypes; integers get their largest
+value), so counting into uninitialised float32 memory shows on every machine instead of only by
+bad luck. roll_dice is also judged by the global RNG state, which it must leave alone.
 """
 
 import torch
 
-from kata_harness.spec import Case, Function, Kata, custom, randint, tensor
+from kata_harness.spec import BASIC, Case, Function, Kata, custom, randint, tensor
 
 
 def uninitialised_memory_shown(recipe):
@@ -32,5 +33,5 @@ KATA = Kata("k02_creation_traps", [
         Case(10, 0), Case(30, 7), Case(1, 42), Case(100, 2024), Case(0, 1),
         # Official grading only (the seed is an argument, not a recipe the secret could redraw).
         Case(60, 5, hidden=True), Case(7, 123, hidden=True),
-    ]),
+    ], aspects=BASIC + ("rng",)),
 ])

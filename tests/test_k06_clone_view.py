@@ -10,6 +10,8 @@ import torch
 
 from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor, transposed
 
+INF, NAN = float("inf"), float("nan")
+
 KATA = Kata("k06_clone_view", [
     Function("zero_first_row", [
         Case(randint(1, 9, 2, 3)),
@@ -18,6 +20,8 @@ KATA = Kata("k06_clone_view", [
         Case(randn(1, 5)),
         Case(transposed(randn(3, 2))),
         Case(tensor([[0.0, 0.0], [1.5, -2.0]])),    # nothing to change, and still a new tensor
+        # x * mask is no zeroing: 0 * inf and 0 * nan are nan.
+        Case(tensor([[INF, NAN, 2.0], [1.0, -INF, NAN]]), label="non_finite"),
     ], aspects=BASIC + ("independent",)),
     Function("zero_column_", [
         Case(randint(1, 9, 2, 3), 1),
@@ -25,6 +29,7 @@ KATA = Kata("k06_clone_view", [
         Case(randn(4, 4, dtype=torch.float64), 3),
         Case(randn(2, 5), -1),
         Case(transposed(randn(4, 3)), 1, label="non_contiguous"),
+        Case(tensor([[1.0, INF, 2.0], [NAN, -INF, 3.0]]), 1, label="non_finite"),
     ]),
     Function("clipped", [
         Case(randn(2, 3, scale=3.0), 1.0),

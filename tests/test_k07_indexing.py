@@ -9,6 +9,8 @@ import torch
 
 from kata_harness.spec import BASIC, Case, Function, Kata, custom, randint, randn, tensor, transposed
 
+INF, NAN = float("inf"), float("nan")
+
 
 def mask_like(*shape, p=0.5):
     """A bool mask of ``shape`` with about ``p`` of it True, on the test device."""
@@ -31,6 +33,7 @@ KATA = Kata("k07_indexing", [
         Case(randn(3, 4, dtype=torch.float64), []),    # nothing to zero
         Case(randn(4, 2, 3), [1, 3]),
         Case(transposed(randn(4, 5)), [0, 4]),
+        Case(tensor([[INF, 1.0], [2.0, 3.0], [NAN, -INF]]), [0, 2], label="non_finite"),   # 0 * inf is nan
     ]),
     Function("scale_selected_", [
         Case(tensor([20.2, 26.1, 31.0, 22.8]), tensor([False, True, True, False]), 0.9),   # BMIs above 25
@@ -38,5 +41,7 @@ KATA = Kata("k07_indexing", [
         Case(randn(6, dtype=torch.float64), mask_like(6, p=0.0), 3.0),                     # nothing selected
         Case(randn(3, 3), mask_like(3, 3, p=1.0), -1.0),                                   # everything
         Case(transposed(randn(4, 3)), mask_like(3, 4), 0.5),
+        Case(tensor([INF, 2.0, NAN, -INF, 1.0]), tensor([False, True, False, True, False]), 3.0,
+             label="non_finite"),                                                            # unselected inf and nan
     ]),
 ])

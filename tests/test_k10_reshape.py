@@ -7,7 +7,9 @@ flat_copy is judged by `independent` (no memory shared), zero_flat_ by `inputs`.
 
 import torch
 
-from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, transposed
+from kata_harness.spec import BASIC, Case, Function, Kata, randint, randn, tensor, transposed
+
+INF, NAN = float("inf"), float("nan")
 
 KATA = Kata("k10_reshape", [
     Function("flat_copy", [
@@ -23,5 +25,6 @@ KATA = Kata("k10_reshape", [
         Case(randint(1, 9, 2, 5), [9]),
         Case(transposed(randn(2, 2, dtype=torch.float64)), [0, 3], label="non_contiguous"),
         Case(randn(4, 2), []),
+        Case(tensor([[INF, 1.0, NAN], [2.0, -INF, 3.0]]), [0, 2, 4], label="non_finite"),   # 0 * inf is nan
     ]),
 ])

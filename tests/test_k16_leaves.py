@@ -17,5 +17,5 @@ KATA = Kata("k16_leaves", [
     Function("init_weight", [
         Case((3, 4), 0.1, 0), Case((5,), 2.0, 42), Case((2, 3, 4), 0.02, 7),
         Case((4, 2), 0.5, 3, hidden=True),
-    ], aspects=BASIC + ("requires_grad", "leaf", "history")),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history", "rng")),   # rng: the global generator is left alone
 ])

@@ -5,12 +5,12 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("arange_inclusive", "stops BEFORE end", "end + 1")
+@wrong("arange_inclusive", "stops BEFORE its stop", "one past end")
 def arange_exclusive(start, end, step=1):
     return torch.arange(start, end, step)
 
 
-@wrong("arange_inclusive", "overshoots", "end + 1")
+@wrong("arange_inclusive", "overshoots", "less than one step")
 def arange_one_step_past(start, end, step=1):
     return torch.arange(start, end + step, step)   # overshoots when end is not reachable
 
@@ -28,6 +28,12 @@ def arange_from_range(start, end, step=1):
 @wrong("evenly_spaced", "arange", "linspace")
 def evenly_spaced_by_step(start, end, count):
     return torch.arange(start, end, (end - start) / (count - 1))
+
+
+@wrong("evenly_spaced", "end + step", "ceiling", "linspace")
+def evenly_spaced_one_step_past(start, end, count):
+    step = (end - start) / (count - 1)
+    return torch.arange(start, end + step, step)   # one point too many where rounding pushes the count up
 
 
 @right("evenly_spaced")

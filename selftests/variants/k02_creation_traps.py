@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from selftests.variants import right, wrong
 
 
-@wrong("class_counts", "torch.empty", "NaN", "torch.zeros")
+@wrong("class_counts", "torch.empty", "NaN", "torch.zeros", "never set")
 def counts_into_empty(labels, num_classes):
     counts = torch.empty(num_classes)
     return counts.index_add_(0, labels, torch.ones(len(labels)))
@@ -25,7 +25,7 @@ def counts_bincount_without_minlength(labels, num_classes):
     return torch.bincount(labels).float()
 
 
-@wrong("class_counts", "int64", ".float()")
+@wrong("class_counts", "int64", "float32")
 def counts_bincount_int(labels, num_classes):
     return torch.bincount(labels, minlength=num_classes)
 
@@ -50,7 +50,7 @@ def counts_compare(labels, num_classes):
     return (labels[:, None] == torch.arange(num_classes)).sum(dim=0).float()
 
 
-@wrong("roll_dice", "EXCLUSIVE", "torch.randint(1, 7")
+@wrong("roll_dice", "EXCLUSIVE", "one past the highest face")
 def dice_without_six(n, seed):
     return torch.randint(1, 6, (n,), generator=torch.Generator().manual_seed(seed))
 
@@ -63,6 +63,12 @@ def dice_from_zero(n, seed):
 @wrong("roll_dice", "int64")
 def dice_int32(n, seed):
     return torch.randint(1, 7, (n,), generator=torch.Generator().manual_seed(seed), dtype=torch.int32)
+
+
+@wrong("roll_dice", "global generator", "torch.Generator", "generator=")
+def dice_global_seed(n, seed):
+    torch.manual_seed(seed)         # the right throws, and everybody's generator reseeded
+    return torch.randint(1, 7, (n,))
 
 
 @right("roll_dice")

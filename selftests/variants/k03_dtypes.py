@@ -7,7 +7,7 @@ from selftests.variants import right, wrong
 
 # --- mean_value ------------------------------------------------------------------------------
 
-@wrong("mean_value", "refuses integer", "x.float().mean()")
+@wrong("mean_value", "refuses integer", "float32")
 def mean_plain(x):
     return x.mean()
 
@@ -49,7 +49,7 @@ def mean_by_dtype_family(x):
 
 # --- class_loss ------------------------------------------------------------------------------
 
-@wrong("class_loss", "int64", "labels.long()")
+@wrong("class_loss", "int64", ".long()")
 def loss_float_targets(logits, labels):
     return F.cross_entropy(logits, labels)
 
@@ -166,12 +166,12 @@ def brighten_where(img, amount):
 
 # --- gather_rows -----------------------------------------------------------------------------
 
-@wrong("gather_rows", "long, int, byte or bool", "index.long()")
+@wrong("gather_rows", "long, int, byte or bool", ".long()")
 def gather_float_index(x, index):
     return x[index]
 
 
-@wrong("gather_rows", "index.long()")
+@wrong("gather_rows", "int32 or int64", ".long()")
 def gather_index_select_float(x, index):
     return torch.index_select(x, 0, index)
 
@@ -197,6 +197,6 @@ def gather_with_torch_gather(x, index):
     return torch.gather(x, 0, idx)
 
 
-@wrong("gather_rows", "mask", "index.long()")
+@wrong("gather_rows", "mask", ".long()")
 def gather_byte_index(x, index):
     return x[index.byte()]   # a uint8 index is a (deprecated) mask, not row numbers

@@ -9,14 +9,14 @@ from selftests.variants import right, wrong
 
 # --- add_bias --------------------------------------------------------------------------------
 
-@wrong("add_bias", "same device", "bias.to(x.device)")
+@wrong("add_bias", "same device", ".to(x.device)")
 def add_bias_plain(x, bias):
     return x + bias
 
 
 @wrong("add_bias", "not in place")
 def add_bias_to_not_assigned(x, bias):
-    bias.to(x.device)          # returns a moved copy, which is thrown away
+    bias.to(x.device)          # returns the moved tensor, which is thrown away
     return x + bias
 
 
@@ -67,7 +67,7 @@ def to_device_dicts_and_lists_only(batch, device):
     return batch
 
 
-@wrong("to_device", "namedtuple", "type(t)(*items)")
+@wrong("to_device", "namedtuple", "separate arguments")
 def to_device_namedtuple_from_generator(batch, device):
     if isinstance(batch, torch.Tensor):
         return batch.to(device)
@@ -173,12 +173,12 @@ def to_device_match(batch, device):
 
 # --- run_model -------------------------------------------------------------------------------
 
-@wrong("run_model", "input left on the CPU", "x.to(")
+@wrong("run_model", "meta", "device of the model's parameters")   # silent on meta in 2.13: device; where it raises: raises
 def run_model_plain(model, x):
     return model(x)
 
 
-@wrong("run_model", "no parameters", "next(model.parameters(), None)")
+@wrong("run_model", "no parameters", "default")
 def run_model_first_parameter(model, x):
     return model(x.to(next(model.parameters()).device))
 

@@ -7,7 +7,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("zero_first_row", "y = x only gives the same tensor a second name", "x.clone()")
+@wrong("zero_first_row", "y = x only gives the same tensor a second name", ".clone()")
 def zero_row_alias(x):
     y = x
     y[0] = 0
@@ -35,13 +35,20 @@ def zero_row_contiguous(x):
     return y
 
 
-@wrong("zero_first_row", "shares memory", "x.clone()")
+@wrong("zero_first_row", "shares memory", ".clone()")
 def zero_row_skip_when_zero(x):
     if (x[0] == 0).all():
         return x            # "nothing to do": but the caller now holds the same tensor twice
     y = x.clone()
     y[0] = 0
     return y
+
+
+@wrong("zero_first_row", "0 * inf", "NaN", "assign 0")
+def zero_row_times_mask(x):
+    mask = torch.ones_like(x)
+    mask[0] = 0
+    return x * mask                # 0 * inf is nan
 
 
 @right("zero_first_row")
@@ -67,13 +74,13 @@ def zero_row_deepcopy(x):
     return y
 
 
-@wrong("zero_column_", "x[:, j].clone()", "x[:, j].zero_()")
+@wrong("zero_column_", "x[:, j].clone()", "through a view")
 def zero_column_of_clone(x, j):
     column = x[:, j].clone()
     column.zero_()
 
 
-@wrong("zero_column_", "rebinds a local name", "x[:, j].zero_()")
+@wrong("zero_column_", "rebinds a local name", "through a view")
 def zero_column_rebind(x, j):
     x = x.clone()
     x[:, j] = 0
@@ -102,6 +109,12 @@ def zero_column_through_flat_view(x, j):
     x.view(-1)[j % cols::cols] = 0
 
 
+@wrong("zero_column_", "0 * inf", "NaN", "assign 0")
+def zero_column_times_mask(x, j):
+    keep = torch.arange(x.shape[1]) != j % x.shape[1]
+    x.mul_(keep.to(x.dtype))       # 0 * nan is nan
+
+
 @right("zero_column_")
 def zero_column_zero_(x, j):
     x[:, j].zero_()
@@ -122,7 +135,7 @@ def zero_column_select_fill(x, j):
     x.select(1, j).fill_(0)
 
 
-@wrong("clipped", "clamp_", "x.clamp(-limit, limit)")
+@wrong("clipped", "clamp_", "out-of-place clamp")
 def clipped_in_place(x, limit):
     return x.clamp_(-limit, limit)
 

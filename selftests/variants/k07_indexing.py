@@ -7,12 +7,12 @@ from selftests.variants import right, wrong
 # --- row_window -------------------------------------------------------------------------------
 
 
-@wrong("row_window", "copy", "x[start:stop]")
+@wrong("row_window", "copy", "start:stop slice")
 def window_by_row_list(x, start, stop):
     return x[list(range(start, stop))]
 
 
-@wrong("row_window", "copy", "x[start:stop]")
+@wrong("row_window", "copy", "start:stop slice")
 def window_by_arange(x, start, stop):
     return x[torch.arange(start, stop, device=x.device)]
 
@@ -45,15 +45,22 @@ def window_split(x, start, stop):
 # --- zero_rows_ -------------------------------------------------------------------------------
 
 
-@wrong("zero_rows_", "COPY", "x[rows] = 0")
+@wrong("zero_rows_", "COPY", "assign through the index")
 def zero_rows_on_copy(x, rows):
     x[rows].zero_()
 
 
-@wrong("zero_rows_", "advanced indexing", "x[rows] = 0")
+@wrong("zero_rows_", "advanced indexing", "assign through the index")
 def zero_rows_through_name(x, rows):
     picked = x[rows]
     picked[:] = 0
+
+
+@wrong("zero_rows_", "0 * inf", "NaN", "assign")
+def zero_rows_times_mask(x, rows):
+    keep = torch.ones(x.shape[0], dtype=x.dtype)
+    keep[rows] = 0
+    x.mul_(keep.reshape(-1, *[1] * (x.dim() - 1)))   # 0 * inf is nan
 
 
 @wrong("zero_rows_", "returns None")
@@ -74,23 +81,28 @@ def zero_rows_one_by_one(x, rows):
         x[r].zero_()          # x[r] with an int is basic indexing: a view
 
 
-@right("zero_rows_")
+@wrong("zero_rows_", "0 * inf", "NaN")
 def zero_rows_times_zero(x, rows):
-    x[rows] *= 0              # runs as x[rows] = x[rows] * 0
+    x[rows] *= 0              # writes into x, but 0 * inf is nan
 
 
 # --- scale_selected_ ----------------------------------------------------------------------------
 
 
-@wrong("scale_selected_", "bmi[mask]", "x[mask] *= factor")
+@wrong("scale_selected_", "bmi[mask]", "assignment through the index")
 def scale_copy_in_place(x, mask, factor):
     x[mask].mul_(factor)
 
 
-@wrong("scale_selected_", "NEW tensor", "x[mask] *= factor")
+@wrong("scale_selected_", "NEW tensor", "assignment through the index")
 def scale_named_copy(x, mask, factor):
     selected = x[mask]
     selected *= factor
+
+
+@wrong("scale_selected_", "inf", "NaN", "only the selected elements")
+def scale_by_masked_difference(x, mask, factor):
+    x += x * mask * (factor - 1)   # touches every element: inf * 0 is nan
 
 
 @wrong("scale_selected_", "returns None", "torch.where")

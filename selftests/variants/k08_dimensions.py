@@ -5,7 +5,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("sample_as_batch", "int index drops the axis", "unsqueeze(0)")
+@wrong("sample_as_batch", "int index drops the dimension", "unsqueeze")
 def sample_int_index(batch, i):
     return batch[i]
 
@@ -35,12 +35,12 @@ def sample_slice_to_none(batch, i):
     return batch[i:(i + 1) or None]
 
 
-@wrong("relative_to_first_column", "x[:, 0] has shape (N,)", "x[:, 0:1]")
+@wrong("relative_to_first_column", "x[:, 0] has shape (N,)", "(N, 1) column")
 def relative_dropped_axis(x):
     return x - x[:, 0]
 
 
-@wrong("relative_to_first_column", "first ROW", "x[:, 0:1]")
+@wrong("relative_to_first_column", "first ROW", "(N, 1) column")
 def relative_to_first_row(x):
     return x - x[0]
 

@@ -44,7 +44,7 @@ def merge_view_after_transpose(x):
     return x.transpose(1, 2).view(b, t, h * d)
 
 
-@wrong("merge_heads", "scrambled", "transpose(1, 2)")
+@wrong("merge_heads", "scrambled", "swapping dimensions 1 and 2")
 def merge_reshape_only(x):
     b, h, t, d = x.shape
     return x.reshape(b, t, h * d)
@@ -79,7 +79,7 @@ def merge_cat_heads(x):
 
 # --- to_channels_first -----------------------------------------------------------------------
 
-@wrong("to_channels_first", "reshape is not permute", "permute(2, 0, 1)")
+@wrong("to_channels_first", "reshape is not permute", "move the dimension with permute")
 def channels_reshape(img):
     h, w, c = img.shape
     return img.reshape(c, h, w)

@@ -47,9 +47,16 @@ def flat_new_memory(x):
     return out
 
 
-@wrong("zero_flat_", "transposed", "COPY", "x[p // ncols, p % ncols] = 0")
+@wrong("zero_flat_", "transposed", "COPY", "two index tensors")
 def zero_flat_through_reshape(x, positions):
     x.reshape(-1)[positions] = 0
+
+
+@wrong("zero_flat_", "0 * inf", "NaN", "assign 0")
+def zero_flat_times_mask(x, positions):
+    keep = torch.ones(x.numel(), dtype=x.dtype)
+    keep[positions] = 0
+    x.mul_(keep.view(x.shape))     # 0 * inf is nan
 
 
 @wrong("zero_flat_", "view size is not compatible")

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from selftests.variants import right, wrong
 
 
-@wrong("mse", "(N, N)", "pred.reshape(-1)")
+@wrong("mse", "(N, N)", "target's shape")
 def mse_broadcast(pred, target):
     return ((pred - target) ** 2).mean()
 
@@ -42,7 +42,7 @@ def mse_squeeze_all(pred, target):
     return ((pred.squeeze() - target) ** 2).mean()
 
 
-@wrong("normalize_rows", "Wrong axis", "keepdim=True")
+@wrong("normalize_rows", "Wrong dimension", "keepdim=True")
 def normalize_rows_no_keepdim(x):
     return x / x.sum(dim=1)
 
@@ -77,12 +77,12 @@ def normalize_rows_unsqueeze(x):
     return x / x.sum(dim=-1).unsqueeze(-1)
 
 
-@wrong("add_channel_bias", "aligns shapes from the right", "bias[:, None, None]")
+@wrong("add_channel_bias", "aligns shapes from the right", "(C, 1, 1)")
 def add_bias_naive(img, bias):
     return img + bias
 
 
-@wrong("add_channel_bias", "(C, 1) with H", "bias[:, None, None]")
+@wrong("add_channel_bias", "(C, 1) with H", "(C, 1, 1)")
 def add_bias_one_axis(img, bias):
     return img + bias[:, None]
 
@@ -118,17 +118,17 @@ def add_bias_reshape(img, bias):
     return torch.add(img, bias.reshape(-1, 1, 1))
 
 
-@wrong("pairwise_sq_dist", "a - b pairs row i of a with row i of b only", "a[:, None, :]")
+@wrong("pairwise_sq_dist", "a - b pairs row i of a with row i of b only", "(N, 1, D) - (1, M, D)")
 def pairwise_rowwise(a, b):
     return ((a - b) ** 2).sum(dim=-1)
 
 
-@wrong("pairwise_sq_dist", "transposed", "a[:, None, :] - b[None, :, :]")
+@wrong("pairwise_sq_dist", "transposed", "(N, 1, D) - (1, M, D)")
 def pairwise_transposed(a, b):
     return ((a[None, :, :] - b[:, None, :]) ** 2).sum(dim=-1)
 
 
-@wrong("pairwise_sq_dist", "sum(dim=1)", "last axis")
+@wrong("pairwise_sq_dist", "sum(dim=1)", "last dimension")
 def pairwise_sums_rows_of_b(a, b):
     return ((a[:, None, :] - b[None, :, :]) ** 2).sum(dim=1)
 
@@ -164,6 +164,6 @@ def mse_module_without_import(pred, target):
     return nn.MSELoss()(pred.reshape(-1), target)   # noqa: F821 (nn is not imported here, as a learner forgets to)
 
 
-@wrong("normalize_rows", "negative entries", "x.sum(dim=1, keepdim=True)")
+@wrong("normalize_rows", "negative entries", "plain row sum")
 def normalize_rows_l1(x):
     return F.normalize(x, p=1, dim=1)   # divides by the sum of absolute values

@@ -5,7 +5,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("stack_samples", "cat never adds an axis", "torch.stack")
+@wrong("stack_samples", "cat never adds a dimension", "torch.stack")
 def stack_with_cat(samples):
     return torch.cat(samples)
 

@@ -36,7 +36,7 @@ def from_flipped_tensor_of_copy(arr):
     return torch.tensor(np.ascontiguousarray(arr))
 
 
-@wrong("flip_images", "negative stride", "flip(-1)")
+@wrong("flip_images", "negative stride", "torch.flip")
 def flip_in_numpy(batch):
     return torch.from_numpy(batch[:, :, ::-1])
 
@@ -46,7 +46,7 @@ def flip_np_flip(batch):
     return torch.from_numpy(np.flip(batch, 2))
 
 
-@wrong("flip_images", "WIDTH axis")
+@wrong("flip_images", "WIDTH dimension")
 def flip_height(batch):
     return torch.from_numpy(batch).flip(1)
 

@@ -131,7 +131,7 @@ def bmi_branch_on_constant(heights_m, weights_kg):
     return {"bmi": bmi, "normalized": normalized, "normal": normal, "normal_values": bmi[normal].numpy().copy()}
 
 
-@wrong("bmi_report", "empty", "bmi[mask].numpy()")
+@wrong("bmi_report", "empty", ".numpy()")
 def bmi_values_stacked(heights_m, weights_kg):
     h, w = _floats(heights_m, weights_kg)
     bmi = w / h ** 2

@@ -67,6 +67,12 @@ def init_weight_global_rng(shape, std, seed):
     return (torch.randn(shape) * std).requires_grad_()
 
 
+@wrong("init_weight", "global generator", "torch.Generator", "generator=")
+def init_weight_global_seed(shape, std, seed):
+    torch.manual_seed(seed)         # the right values, and everybody's generator reseeded
+    return (torch.randn(shape) * std).requires_grad_()
+
+
 @right("init_weight")
 def init_weight_scale_then_flag(shape, std, seed):
     w = torch.randn(shape, generator=torch.Generator().manual_seed(seed))

@@ -41,6 +41,13 @@ def sgd_update_dropping_flag(params, lr):
         p -= lr * p.grad
 
 
+@wrong("sgd_update_", "left it off", "torch.no_grad()")
+def sgd_update_grad_switched_off(params, lr):
+    torch.set_grad_enabled(False)   # never switched back on
+    for p in params:
+        p -= lr * p.grad
+
+
 @wrong("sgd_update_", "returns None")
 def sgd_update_returning_params(params, lr):
     with torch.no_grad():

@@ -225,7 +225,7 @@ def accumulate_mean_of_losses(model, micro_batches, lr):
 # --- grad_at ----------------------------------------------------------------------------------
 
 
-@wrong("grad_at", "requires_grad_()", "x.detach().clone()")
+@wrong("grad_at", "requires_grad_()", "fresh leaf")
 def grad_at_on_callers_tensor(f, x):
     x.requires_grad_()
     f(x).sum().backward()

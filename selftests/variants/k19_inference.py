@@ -45,7 +45,7 @@ def predict_without_no_grad(model, x):
     return out
 
 
-@wrong("predict", "left them in eval mode", "m.training = mode")
+@wrong("predict", "left them in eval mode", "set every flag back")
 def predict_leaves_eval_mode(model, x):
     model.eval()
     with torch.no_grad():
@@ -61,7 +61,7 @@ def predict_always_back_to_train(model, x):
     return out
 
 
-@wrong("predict", "only the top module", "modes = {m: m.training for m in model.modules()}")
+@wrong("predict", "only the top module", "each submodule's own training flag")
 def predict_restores_top_flag_only(model, x):
     was_training = model.training
     model.eval()
@@ -71,7 +71,7 @@ def predict_restores_top_flag_only(model, x):
     return out
 
 
-@wrong("predict", "MIXED modes", "frozen", "m.training = mode")
+@wrong("predict", "MIXED modes", "frozen", "set every flag back")
 def predict_restores_one_mode_for_all(model, x):
     was_training = model.training
     model.eval()
@@ -153,7 +153,7 @@ def predict_on_a_copy(model, x):
 # --- predict_in_batches -----------------------------------------------------------------------
 
 
-@wrong("predict_in_batches", "more rows at once than batch_size", "x.split(batch_size)")
+@wrong("predict_in_batches", "more rows at once than batch_size", "Tensor.split")
 def predict_all_at_once(model, x, batch_size):
     return _eval_no_grad(model, x)
 

@@ -26,7 +26,7 @@ def set_seed_numpy_new_generator(seed):
     torch.manual_seed(seed)
 
 
-@wrong("set_seed", "torch.manual_seed(seed)", "GPUs")
+@wrong("set_seed", "torch.manual_seed", "GPUs")
 def set_seed_gpus_only(seed):
     random.seed(seed)
     np.random.seed(seed)
@@ -56,7 +56,7 @@ def set_seed_via_states(seed):
     torch.random.manual_seed(seed)
 
 
-@wrong("noise", "global torch RNG", "private generator", "fork_rng")
+@wrong("noise", "global torch RNG", "private torch.Generator", "fork_rng")
 def noise_global_seed(shape, seed):
     torch.manual_seed(seed)
     return torch.randn(shape)

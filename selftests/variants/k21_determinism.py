@@ -5,7 +5,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("make_reproducible", "cudnn.deterministic = True only covers", "use_deterministic_algorithms(True)")
+@wrong("make_reproducible", "cudnn.deterministic = True only covers", "torch.use_deterministic_algorithms covers every operation")
 def reproducible_old_recipe(seed):
     torch.manual_seed(seed)
     torch.backends.cudnn.deterministic = True
@@ -19,13 +19,13 @@ def reproducible_warn_only(seed):
     torch.backends.cudnn.benchmark = False
 
 
-@wrong("make_reproducible", "benchmark", "= False")
+@wrong("make_reproducible", "benchmark", "to False")
 def reproducible_benchmark_left_on(seed):
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True)
 
 
-@wrong("make_reproducible", "torch.manual_seed(seed)")
+@wrong("make_reproducible", "torch.manual_seed")
 def reproducible_without_seed(seed):
     torch.use_deterministic_algorithms(True)
     torch.backends.cudnn.benchmark = False
@@ -46,9 +46,16 @@ def reproducible_keywords(seed):
     torch.backends.cudnn.deterministic = True      # redundant, and harmless
 
 
-@wrong("put_values_", "put_ does not have a deterministic implementation", "x.view(-1)[positions] = values")
+@wrong("put_values_", "put_ does not have a deterministic implementation", "flat view")
 def put_with_put_(x, positions, values):
     x.put_(positions, values)
+
+
+@wrong("put_values_", "off during the call and on again", "flat view")
+def put_values_mode_restored_by_hand(x, positions, values):
+    torch.use_deterministic_algorithms(False)    # off for put_ ...
+    x.put_(positions, values)
+    torch.use_deterministic_algorithms(True)     # ... and on again: the probe after the call sees it on
 
 
 @wrong("put_values_", "switched deterministic algorithms off")
