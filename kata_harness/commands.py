@@ -150,8 +150,10 @@ def hint(args, *, started: float) -> int:
         raise UsageError(message("hint.none", lang, function=info.qualified))
     if args.level > levels:
         raise UsageError(message("hint.no_more", lang, function=info.qualified, levels=levels))
-    print(f"{info.qualified} — {pick(info.title, lang)} ({info.section})")
-    print(f"{message('hint', lang)} {args.level}/{levels}: {info.hint(args.level, lang)}")
+    section = f"（{info.section}）" if lang == "zh" else f" ({info.section})"
+    colon = "：" if lang == "zh" else ": "
+    print(f"{info.qualified} — {pick(info.title, lang)}{section}")
+    print(f"{message('hint', lang)} {args.level}/{levels}{colon}{info.hint(args.level, lang)}")
     return 0
 
 

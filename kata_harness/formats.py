@@ -30,7 +30,7 @@ def document(katas: list[KataInfo], selected: list[FunctionInfo], grading: Gradi
             entry = {"name": info.name, "status": verdict.status.value, "score": info.points if passed else 0,
                      "max_score": info.points, "message": explained.text(hint=False),
                      "differed": explained.differed, "pitfall": explained.pitfall,
-                     "hint": "" if passed else info.hint(1, lang)}
+                     "hint": explained.hint}
             if verdict.skipped:
                 entry["skipped"] = list(verdict.skipped)
             functions.append(entry)

@@ -23,6 +23,9 @@ IMPORTS = {
     "copy": "import copy", "os": "import os",
 }
 
+UNRELATED_ERRORS = ("error.syntax", "error.import", "error.no_file")   # errors that no kata hint explains
+
+
 class Status(str, Enum):
     """How a function fared (the value is the JSON ``status``)."""
 
@@ -216,8 +219,10 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
         printed = printed[:300] + " " + message("truncated", lang)
     if verdict.status == Status.ERROR:
         key, fields = verdict.reason
+        # A file that does not compile or import says nothing about the kata's pitfall yet.
+        hint = "" if key in UNRELATED_ERRORS else info.hint(1, lang)
         return Explanation(lang, called, message(key, lang, **{"file": file, "function": info.name, **fields}),
-                           printed=printed)
+                           hint=hint, printed=printed)
     assert verdict.difference is not None   # judge gives every failure its difference
     found = verdict.difference
     # A missing import or a typo is not the kata's pitfall: a hint about the kata would mislead.

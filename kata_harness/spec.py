@@ -185,6 +185,12 @@ class Probe:
     observe: Callable[[Call], Any]
 
 
+GRAD_MODE = Probe("grad_mode", lambda call: torch.is_grad_enabled())
+"""Whether autograd records after the call, as it did before it: a function that switches it off
+globally (``torch.set_grad_enabled(False)``) and never back leaves every later computation of the
+caller without gradients."""
+
+
 @dataclass
 class Function:
     """How one kata function is checked."""

@@ -10,7 +10,7 @@ doubled_sigmoid is judged by `grad`: backward() through the result must work.
 import torch
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, tensor
+from kata_harness.spec import BASIC, GRAD_MODE, Case, Function, Kata, custom, module, randn, tensor
 
 
 def leaves(*shapes, dtype=torch.float32):
@@ -37,18 +37,13 @@ def linear_parameters():
     return custom(build)
 
 
-def grad_mode(call):
-    """Whether autograd records after the call, as it did before it."""
-    return torch.is_grad_enabled()
-
-
 KATA = Kata("k17_inplace_autograd", [
     Function("sgd_update_", [
         Case(leaves((3, 2), (2,)), 0.1),
         Case(linear_parameters(), 0.5),
         Case(leaves(()), 1.0),
         Case(leaves((2, 2), dtype=torch.float64), 0.01),
-    ], probes=(Probe("grad_mode", grad_mode),)),
+    ], probes=(GRAD_MODE,)),
     Function("doubled_sigmoid", [
         Case(randn(5, requires_grad=True)),
         Case(randn(2, 3, scale=3.0, requires_grad=True)),

@@ -21,7 +21,7 @@ import weakref
 import torch
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn
+from kata_harness.spec import BASIC, GRAD_MODE, Case, Function, Kata, Probe, custom, module, randn
 
 
 def _with_running_stats(model, batch_norm):
@@ -115,7 +115,7 @@ KATA = Kata("k19_inference", [
         Case(recording(net, train=True), randn(1, 4)),
         Case(recording(net, train="mixed"), randn(5, 4), label="mixed_modes"),
         Case(recording(nested_net, train="mixed"), randn(4, 4), label="mixed_modes"),
-    ], aspects=INFERENCE, probes=(Probe("graph_during_forward", graph_during_forward),)),
+    ], aspects=INFERENCE, probes=(Probe("graph_during_forward", graph_during_forward), GRAD_MODE)),
     Function("predict_in_batches", [
         Case(recording(net, train=True), randn(10, 4), 4),
         Case(recording(net, train=False), randn(12, 4), 3),
@@ -124,5 +124,5 @@ KATA = Kata("k19_inference", [
         Case(recording(nested_net, train=False), randn(3, 4), 8),
         Case(recording(nested_net, train="mixed"), randn(9, 4), 4, label="mixed_modes"),
     ], aspects=INFERENCE, probes=(Probe("batch_limit", largest_batch),
-                                 Probe("graph_during_forward", graph_during_forward))),
+                                 Probe("graph_during_forward", graph_during_forward), GRAD_MODE)),
 ])

@@ -35,6 +35,28 @@ def predict_without_eval(model, x):
         return model(x)
 
 
+@wrong("predict", "left it off", "with torch.no_grad()")
+def predict_grad_switched_off(model, x):
+    modes = {sub: sub.training for sub in model.modules()}
+    model.eval()
+    torch.set_grad_enabled(False)   # never switched back on
+    out = model(x)
+    for sub, mode in modes.items():
+        sub.training = mode
+    return out
+
+
+@wrong("predict_in_batches", "left it off", "with torch.no_grad()")
+def predict_chunks_grad_switched_off(model, x, batch_size):
+    modes = {sub: sub.training for sub in model.modules()}
+    model.eval()
+    torch.set_grad_enabled(False)
+    out = torch.cat([model(c) for c in x.split(batch_size)])
+    for sub, mode in modes.items():
+        sub.training = mode
+    return out
+
+
 @wrong("predict", "autograd graph", "torch.no_grad()")
 def predict_without_no_grad(model, x):
     modes = {sub: sub.training for sub in model.modules()}
