@@ -13,6 +13,7 @@ serial child that will not run the job, see ``channel.SerialChild``).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -24,6 +25,9 @@ from . import sandbox
 # the mark of the job it explains.
 OUTPUT_MARK = "\x00job {}\x00"
 OUTPUT_MARK_PATTERN = re.compile(OUTPUT_MARK.format("([0-9A-Za-z]+)"))
+
+
+_SPECS: dict = {}   # kata -> its spec, loaded by a zygote before it forks its jobs
 
 
 class _ReferenceGuard:
@@ -120,6 +124,16 @@ def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
 
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
+    # The kata specs are the instructor's, loaded once here rather than in every job.
+    for path in sorted(in_process.TESTS_DIR.glob("test_k*.py")):
+        try:
+            _SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
+        except BaseException:   # a broken spec is reported by the job that needs it
+            pass
+    # Everything loaded so far stays out of the garbage collector's walks: a forked job that walked
+    # it would copy most of this process's memory, page by page, before grading anything.
+    gc.collect()
+    gc.freeze()
     while (job := _read_job(jobs)) is not None:
         # Marks where this job's output starts in the shared output pipe, so that a crash is
         # explained with its own output only (never an earlier job's).
@@ -275,7 +289,7 @@ def _observe_learner(send, functions, solutions, in_process, observe, extras) ->
             send("kata_error", kata=kata, reason=["error.no_file", {}])
             continue
         try:
-            spec = in_process.load_kata_spec(kata)
+            spec = _SPECS.get(kata) or in_process.load_kata_spec(kata)
             result, failure = in_process.import_learner(path)
         except BaseException as error:  # the spec itself failed: report, never crash
             send("kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
