@@ -24,7 +24,7 @@ GRADING_SUFFIXES = (".py", ".pyc", ".pyo", ".pth", ".so", ".pyd", ".dll", ".dyli
 LEARNER_FILES = ("katas",)                      # the learner's own files (its config files do count)
 # .vscode: the editor's own settings (a devcontainer or Codespaces may write them); grading never reads them.
 SKIPPED_FOLDERS = (".git", ".kata_backups", ".pytest_cache", ".mypy_cache", ".ruff_cache", "node_modules", ".vscode")
-OUTPUTS = ("classroom-result.json", "gradebook.csv", "gradebook.json", MANIFEST_NAME)
+OUTPUTS = ("gradebook.csv", "gradebook.json", MANIFEST_NAME)
 WALK_LIMIT = 20_000                             # files: a larger tree is not a kata repository
 SECRET_VARIABLE = "KATA_SECRET"
 

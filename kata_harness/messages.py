@@ -170,12 +170,14 @@ MESSAGES = {
     "error.deadline": {"en": "not graded before the deadline", "zh": "截止时间之前未能评分"},
     "error.secret_missing": {
         "en": "Official grading needs the instructor's secret KATA_SECRET, which is not set: tests/hidden_key.dat "
-              "holds checks only it unlocks, so nothing is awarded. Instructor: add KATA_SECRET as a GitHub "
-              "organisation or repository secret (Settings > Secrets and variables > Actions); the workflow "
-              "passes it to grade.py. Student: `python grade.py` shows your practice score.",
+              "holds checks only it unlocks, so nothing is awarded. Instructor: grade where learner code cannot run "
+              "first, with the secret: `KATA_SECRET=... python grade.py batch ...` on your machine, or the "
+              "Gradescope or Codio release made with it (never a student repository's workflow). "
+              "Student: `python grade.py` shows your practice score.",
         "zh": "正式评分需要教师的密钥 KATA_SECRET，但它没有设置：tests/hidden_key.dat 中的检查只有它能解开，因此不给分。"
-              "教师：请在 GitHub 组织或仓库中添加名为 KATA_SECRET 的密钥（Settings > Secrets and variables > "
-              "Actions），工作流会把它传给 grade.py。学生：运行 `python grade.py` 可以看到练习分数。",
+              "教师：请在学生代码无法先运行的地方、带着密钥评分：在自己的机器上运行 `KATA_SECRET=... python grade.py "
+              "batch ...`，或使用带密钥生成的 Gradescope、Codio 发布包（不要交给学生仓库的工作流）。"
+              "学生：运行 `python grade.py` 可以看到练习分数。",
     },
     "error.secret_wrong": {
         "en": "KATA_SECRET does not open tests/hidden_key.dat: it is not the secret the katas were frozen with, "
