@@ -16,8 +16,8 @@
 
 SELECTOR is a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias).
 Learner code runs in a child process; this process only reads the results and keeps the score.
-This file is only the bootstrap: the command line is ``kata_harness/cli.py``, each command's
-work is in ``kata_harness/commands.py`` and the modules it names.
+This file is only the bootstrap: the command line is ``kata_harness/commands/``, one module per
+command (the parser in its ``__init__``).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _torch_missing() -> bool:
     virtual environment is probably not active."""
     import importlib.util
 
-    from kata_harness.messages import default_language, message
+    from kata_harness.content.messages import default_language, message
 
     if importlib.util.find_spec("torch") is not None:
         return False
@@ -93,11 +93,12 @@ def _end_on_signal() -> None:
 
 def main(argv: list[str]) -> int:
     """Parse the command line, then run the command; a usage error is printed here, once."""
-    from kata_harness import channel, cli, processes
+    from kata_harness import commands
+    from kata_harness.isolation import channel, processes
 
-    cli.utf8_output()
+    commands.utf8_output()
     try:
-        command = cli.parse(argv, STARTED)
+        command = commands.parse(argv, STARTED)
         if command.light:   # hint, reset: no torch, no children
             return command.run()
         if _torch_missing():
@@ -110,7 +111,7 @@ def main(argv: list[str]) -> int:
         finally:
             channel.stop_all()
             processes.kill_orphans()
-    except cli.UsageError as error:
+    except commands.UsageError as error:
         print(error, file=sys.stderr)
         return error.status
 

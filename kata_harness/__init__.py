@@ -1,18 +1,21 @@
-"""The shared kata harness. The main paths through it:
+"""The shared kata harness, one folder per role:
 
-- grading (``python grade.py``): ``cli`` and ``commands`` read the command line; ``curriculum``
-  loads titles, points, pitfalls and hints (pure Python); ``expectations`` says where expected
-  results come from (the live reference or the answer key); ``grading`` is the judge in the
-  parent process, talking over ``channel`` to ``child`` processes (under ``sandbox``), which
-  observe learner code with ``in_process``; ``report`` explains each verdict with ``messages``;
-  ``formats``, ``official`` and ``summary`` print it.
-- observing (in a child, or in pytest): ``spec`` is what kata tests declare (cases, input
-  recipes, aspects); ``observe`` calls a function on fresh inputs and ``describe`` records what
-  can be seen, as plain data (``records``); ``compare`` finds the first difference.
-- the pytest route: ``pytest_plugin`` turns kata tests into pytest items with compact reports.
-- instructors: ``answer_key`` and ``hidden`` (freeze), ``release``, ``batch``, ``check``,
-  ``integrity``; learners: ``watch``, ``reset``.
+- ``content/``: what learners read (the curriculum, the messages);
+- ``spec`` and ``observation/``: what kata tests declare and how a call is observed (the only torch importers);
+- ``isolation/``: where learner code runs (the child protocol, children and zygotes, the sandbox);
+- ``judging/``: deciding the score in grade.py's parent (comparison, verdicts, the judge, expected results);
+- ``outputs/``: what a grading prints (explanations, the JSON document, text, summaries, official formats);
+- ``commands/``: grade.py's command line, one module per subcommand;
+- ``layout`` (every path), ``files`` (reading learner-controlled files), ``records`` (the plain-data
+  records that cross process boundaries), ``pytest_plugin`` (the pytest route) and ``classroom_step``
+  (the practice workflow's grading step, standard library only).
 
-This package imports nothing heavy at import time: grade.py's parent process reads the
-curriculum without importing torch.
+One grading: ``commands.grade`` picks the functions and the source of expected results; the judge
+(``judging.judge``) queues one job per kata on a lane (``isolation.channel``), whose children observe
+the learner's code (``observation``) and stream plain data back; the judge compares it with the
+expected records and keeps one verdict per function; ``outputs`` put them into words. docs/architecture.md
+tells it in full.
+
+Nothing heavy is imported by this package: grade.py's parent reads the curriculum and judges without
+torch.
 """

@@ -1,4 +1,4 @@
-"""Where the project is, and reading files that a learner may control.
+"""Reading files that a learner may control.
 
 A learner's repository can hold a symbolic link to ``/dev/zero``, a FIFO that never answers or a
 file of many gigabytes where a kata file or a grading file should be. ``read_regular`` reads only
@@ -13,7 +13,6 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 FILE_LIMIT = 16 << 20      # bytes: far above any kata, test, curriculum or answer-key file
 
 

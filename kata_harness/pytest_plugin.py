@@ -10,20 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from . import expectations
-from .curriculum import load_curriculum
-from .grading import FUNCTION_TIMEOUT
-from .in_process import (
-    ROOT,
-    cuda_available,
-    grade_against,
-    import_learner,
-    load_kata_spec,
-    load_module,
-    observe_devices,
-)
-from .messages import LANGUAGES, default_language, message
-from .report import Status, Verdict, render
+from .content.curriculum import load_curriculum
+from .content.messages import LANGUAGES, default_language, message
+from .judging import expectations
+from .judging.judge import FUNCTION_TIMEOUT
+from .judging.verdicts import Status, Verdict
+from .layout import LAYOUT, ROOT
+from .observation.local import cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
+from .outputs.explanations import render
 from .spec import Kata
 
 
@@ -90,7 +84,7 @@ def pytest_collect_file(file_path, parent):
     """`pytest katas/k05_devices.py` runs that kata's tests (against that file)."""
     if file_path.suffix != ".py" or file_path.parent.resolve() != _solutions_dir(parent.config).resolve():
         return None
-    if not (ROOT / "tests" / f"test_{file_path.stem}.py").exists():
+    if not (LAYOUT.spec(file_path.stem)).exists():
         return None
     return KataFile.from_parent(parent, path=file_path)
 

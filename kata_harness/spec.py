@@ -16,7 +16,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from . import containers
+from .observation import containers
 
 # Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked;
 # "container" also requires the same sequence type (a tuple where a list is expected fails).

@@ -5,10 +5,11 @@ import json
 import pytest
 import torch
 
-from kata_harness import answer_key
-from kata_harness.curriculum import load_curriculum
-from kata_harness.in_process import ROOT, devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
-from kata_harness.report import judge
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.judging import answer_key
+from kata_harness.judging.verdicts import judge
+from kata_harness.layout import LAYOUT, ROOT
+from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
 from selftests.gradekit import check_schema, grade_json, statuses
 from selftests.variants import load_all
 
@@ -29,7 +30,7 @@ def _plain(data):
 
 
 def test_answer_key_exists_and_is_not_plain_text():
-    raw = answer_key.KEY_PATH.read_bytes()
+    raw = LAYOUT.answer_key.read_bytes()
     assert KEY is not None
     assert b"arange_inclusive" not in raw and b"float32" not in raw
 

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from kata_harness import channel, sandbox
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import channel, sandbox
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
 
@@ -316,7 +316,7 @@ def test_an_unreadable_katas_folder_is_a_note(tmp_path, monkeypatch):
     """As a normal user, a katas/ of mode 000 cannot be listed (root can, so the refusal is simulated)."""
     import os
 
-    from kata_harness import batch
+    from kata_harness.commands import batch
 
     subs = tmp_path / "submissions"
     shutil.copytree(ROOT / "reference", subs / "closed" / "katas")

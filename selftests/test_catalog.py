@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
-from kata_harness.in_process import ROOT, load_kata_spec, load_module
-from kata_harness.messages import LANGUAGES, MESSAGES
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.messages import LANGUAGES, MESSAGES
+from kata_harness.layout import ROOT
+from kata_harness.observation.local import load_kata_spec, load_module
 
 KATAS = load_curriculum()
 SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"

@@ -25,8 +25,8 @@ import time
 import pytest
 import yaml
 
-from kata_harness import summary
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.outputs import summary
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 

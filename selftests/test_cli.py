@@ -11,10 +11,11 @@ import sys
 
 import pytest
 
-from kata_harness import answer_key, curriculum, hidden
-from kata_harness.cli import build_parser
-from kata_harness.curriculum import load_curriculum, tomllib
-from kata_harness.integrity import MANIFEST_NAME
+from kata_harness.commands import build_parser
+from kata_harness.content import curriculum
+from kata_harness.content.curriculum import load_curriculum, tomllib
+from kata_harness.judging import answer_key, hidden
+from kata_harness.layout import Layout
 from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
 
 CURRICULUM = load_curriculum()
@@ -84,7 +85,7 @@ def test_the_staleness_rule_counts_the_reference_only_in_an_instructors_project(
     assert key.stale_katas(tmp_path) == []
     (tmp_path / "reference" / f"{kata.name}.py").write_text("# edited after the freeze\n")
     assert key.staleness(tmp_path) == {kata.name: "reference/ changed"}
-    (tmp_path / MANIFEST_NAME).write_text("{}")   # a student template: its reference/ is not the instructor's
+    (tmp_path / Layout.MANIFEST).write_text("{}")   # a student template: its reference/ is not the instructor's
     assert key.stale_katas(tmp_path) == []
     (tmp_path / "tests" / f"test_{kata.name}.py").write_text("# changed\n")
     assert key.stale_katas(tmp_path) == [kata.name]

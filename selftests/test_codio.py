@@ -18,8 +18,8 @@ import urllib.parse
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
-from kata_harness.sandbox import available
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation.sandbox import available
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
 
 CURRICULUM = load_curriculum()

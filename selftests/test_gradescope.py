@@ -15,7 +15,7 @@ import zipfile
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness import answer_key, hidden
-from kata_harness.curriculum import load_curriculum
-from kata_harness.expectations import Recorded
-from kata_harness.grading import verdict_for
-from kata_harness.in_process import devices_for, load_kata_spec, load_module, observe_devices
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.judging import answer_key, hidden
+from kata_harness.judging.expectations import Recorded
+from kata_harness.judging.judge import verdict_for
+from kata_harness.layout import Layout
+from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices
 from kata_harness.spec import Case, Function, array, randn, tensor, transposed
 from selftests.gradekit import ROOT
 from selftests.once import built_once
@@ -256,7 +257,7 @@ def test_student_ci_formats_grade_the_public_cases_without_the_secret(student):
 
 
 def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(student):
-    (student / hidden.HIDDEN_KEY_NAME).unlink()
+    (student / Layout.HIDDEN_KEY).unlink()
     (student / "grading-manifest.json").unlink()   # no longer a template (that file is a grading file)
     shutil.copy(ROOT / "reference" / "k01_creation.py", student / "katas" / "k01_creation.py")
     classroom = _json(student, "k01", "--format", "classroom")
@@ -265,12 +266,12 @@ def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(
 
 def test_freeze_and_release_refuse_to_leave_the_hidden_key_behind(instructor, tmp_path):
     project, _ = instructor
-    key = (project / hidden.HIDDEN_KEY_NAME).read_bytes()
+    key = (project / Layout.HIDDEN_KEY).read_bytes()
     frozen = _grade_py(project, "freeze")
     assert frozen.returncode == 2 and "KATA_SECRET" in frozen.stderr
     released = _grade_py(project, "release", str(tmp_path / "out"))
     assert released.returncode == 2 and "secret" in released.stderr and not (tmp_path / "out").exists()
-    assert (project / hidden.HIDDEN_KEY_NAME).read_bytes() == key
+    assert (project / Layout.HIDDEN_KEY).read_bytes() == key
 
 
 # --- nothing hidden leaves the instructor's side ---------------------------------------------------

@@ -12,11 +12,12 @@ import re
 
 import pytest
 
-from kata_harness.compare import Difference
-from kata_harness.curriculum import FunctionInfo, cap_hints, load_curriculum, tomllib
-from kata_harness.in_process import ROOT
-from kata_harness.messages import LANGUAGES, MESSAGES
-from kata_harness.report import Reason, Status, Verdict, explain
+from kata_harness.content.curriculum import FunctionInfo, cap_hints, load_curriculum, tomllib
+from kata_harness.content.messages import LANGUAGES, MESSAGES
+from kata_harness.judging.compare import Difference
+from kata_harness.judging.verdicts import Reason, Status, Verdict
+from kata_harness.layout import ROOT
+from kata_harness.outputs.explanations import explain
 
 KATAS = load_curriculum()
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}
@@ -170,7 +171,7 @@ def test_the_hints_of_single_pitfalls_are_level_one_and_go_with_it(tmp_path):
 
 
 def test_a_hint_for_a_pitfall_that_has_no_text_is_reported():
-    from kata_harness.curriculum import lint_kata
+    from kata_harness.content.curriculum import lint_kata
 
     data = {"title": {"en": "D", "zh": "示"}, "functions": {"demo": {
         "title": {"en": "D", "zh": "示"}, "pitfalls": {"default": {"en": "d", "zh": "默"}},

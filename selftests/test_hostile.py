@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import check_schema, functions, run, solutions_from_reference, statuses
 
 ALL = [f.qualified for kata in load_curriculum() for f in kata.functions]

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
 from selftests.test_portability import winlike  # noqa: F401 (a fixture)
 from selftests.test_trust import MODES, _run
@@ -32,8 +32,8 @@ DAMAGE = """
 import gc, os, threading, time
 import torch
 import numpy
-import kata_harness.observe as _observe
-import kata_harness.describe as _describe
+import kata_harness.observation.observe as _observe
+import kata_harness.observation.describe as _describe
 torch.Tensor.__eq__ = lambda self, other: True
 torch.allclose = lambda *args, **kwargs: True
 torch.manual_seed = lambda *args, **kwargs: None
@@ -121,7 +121,7 @@ def test_a_deeply_nested_event_costs_one_function(mode, tmp_path):
     target.write_text(target.read_text(encoding="utf-8") + textwrap.dedent("""
         def filled(shape, value):
             import gc
-            from kata_harness.child import _Channel
+            from kata_harness.isolation.child import _Channel
             send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
             deep = []
             for _ in range(5000):
@@ -138,7 +138,7 @@ def test_a_deeply_nested_event_costs_one_function(mode, tmp_path):
 
 SILENT_SCALAR = """
 import torch
-import kata_harness.describe as _describe
+import kata_harness.observation.describe as _describe
 _values = _describe._tensor_values
 
 def _quiet(t):   # the observer told to say nothing about 0-dim results

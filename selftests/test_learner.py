@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from kata_harness import formats
-from kata_harness.curriculum import load_curriculum
-from kata_harness.reset import BACKUPS
+from kata_harness.commands.reset import BACKUPS
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.outputs.text import use_colour
 from selftests.gradekit import ROOT, read_until, rest_of_output, run
 
 K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
@@ -137,9 +137,9 @@ class _Terminal(io.StringIO):
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
-    assert formats.use_colour(_Terminal()) and not formats.use_colour(io.StringIO())
+    assert use_colour(_Terminal()) and not use_colour(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
-    assert not formats.use_colour(_Terminal())
+    assert not use_colour(_Terminal())
     piped = run("k01")
     assert "\033[" not in piped.stdout
 

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
-from kata_harness.in_process import ROOT
-from kata_harness.messages import MESSAGES
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.messages import MESSAGES
+from kata_harness.layout import ROOT
 
 LESSONS = {"en": ROOT / "docs" / "lesson.md", "zh": ROOT / "docs" / "lesson.zh.md"}
 SECTION = re.compile(r"§\d+(?:\.\d+)?")

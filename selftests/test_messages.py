@@ -5,12 +5,13 @@ import ast
 
 import pytest
 
-from kata_harness import formats
-from kata_harness.compare import Tolerance, compare_case, tidy_cut
-from kata_harness.curriculum import load_curriculum
-from kata_harness.in_process import ROOT
-from kata_harness.messages import MESSAGES
-from kata_harness.report import Verdict, pitfall_text, render, section_text
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.messages import MESSAGES
+from kata_harness.judging.compare import Tolerance, compare_case, tidy_cut
+from kata_harness.judging.verdicts import Verdict
+from kata_harness.layout import ROOT
+from kata_harness.outputs import text as text_report
+from kata_harness.outputs.explanations import pitfall_text, render, section_text
 
 KATAS = load_curriculum()
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}
@@ -113,5 +114,5 @@ def test_the_closing_line_fits_what_was_graded(selected, closing):
         {"kata": kata.name, "score": 0, "max_score": 0,
          "functions": [{"name": f.name, "status": "passed", "score": f.points, "max_score": f.points,
                         "message": "", "differed": "", "pitfall": "", "hint": ""} for f in kata.functions]} for kata in chosen]}
-    text = formats.text(doc, KATAS, lang="en")
+    text = text_report.text(doc, KATAS, lang="en")
     assert MESSAGES[f"grade.{closing}"]["en"] in text

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, read_until, rest_of_output, solutions_from_reference
 
 K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from kata_harness.integrity import MANIFEST_NAME
+from kata_harness.layout import Layout
 from selftests.gradekit import ROOT, run
 
 WHITESPACE = re.compile(r"\s+")
@@ -43,7 +43,7 @@ def _reference_bodies():
 
 
 def test_template_has_everything_a_student_needs_and_no_reference(template):
-    for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", MANIFEST_NAME,
+    for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", Layout.MANIFEST,
                  "tests/answer_key.dat", "kata_harness/grading.py", "curriculum/k01_creation.toml",
                  "katas/k01_creation.py", "tests/test_k01_creation.py"):
         assert (template / name).is_file(), name

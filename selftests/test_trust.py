@@ -18,8 +18,8 @@ import time
 
 import pytest
 
-from kata_harness import sandbox
-from kata_harness.curriculum import load_curriculum
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import sandbox
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
@@ -39,22 +39,22 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 # make the stubs pass anyway.
 FORGERIES = {
     "observer_returns_nothing": """
-        import kata_harness.in_process as in_process
+        import kata_harness.observation.local as in_process
         in_process.observe_devices = lambda *args, **kwargs: {}
     """,
     "observer_returns_no_cases": """
-        import kata_harness.observe as observe, kata_harness.in_process as in_process
+        import kata_harness.observation.observe as observe, kata_harness.observation.local as in_process
         observe.observe_function = lambda *args, **kwargs: []
         in_process.observe_function = observe.observe_function
     """,
     "observer_describes_nothing": """
-        import kata_harness.observe as observe
+        import kata_harness.observation.observe as observe
         observe.describe = lambda *args, **kwargs: {"kind": "none"}
         observe.observe_case = lambda fn, spec, case, seed, device, learner_file=None: {"call": "", "label": None}
     """,
     "forged_events_through_the_channel": """
         import gc, os
-        from kata_harness.child import _Channel
+        from kata_harness.isolation.child import _Channel
         send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
         for name in ("arange_inclusive", "evenly_spaced", "filled", "mask_like"):
             send("start", kata="k01_creation", function=name)
@@ -64,7 +64,7 @@ FORGERIES = {
     """,
     "forged_cuda_only_observations": """
         import gc, os
-        from kata_harness.child import _Channel
+        from kata_harness.isolation.child import _Channel
         send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
         send("start", kata="k01_creation", function="arange_inclusive")
         send("observed", kata="k01_creation", function="arange_inclusive", observations={"cuda": []})
@@ -123,7 +123,7 @@ def test_heartbeats_do_not_extend_the_time_limit(mode, tmp_path):
     target = solutions / "k01_creation.py"
     target.write_text(target.read_text() + textwrap.dedent("""
         import gc, threading, time
-        from kata_harness.child import _Channel
+        from kata_harness.isolation.child import _Channel
         def _beat():
             send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
             while True:
@@ -261,7 +261,7 @@ def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     # The planted bytecode takes effect wherever Python's own import system loads the harness:
     # the attack is real, and only grade.py's source-only loader stops it.
-    planted = subprocess.run([sys.executable, "-c", "import kata_harness.grading as g; "
+    planted = subprocess.run([sys.executable, "-c", "import kata_harness.judging.judge as g; "
                               "print(g.verdict_for({}, {}).status.value)"], capture_output=True, text=True,
                              timeout=120, cwd=copy)
     assert planted.stdout.strip() == "passed", planted.stderr[-2000:]

@@ -4,9 +4,10 @@ from collections import Counter
 
 import pytest
 
-from kata_harness.curriculum import load_curriculum
-from kata_harness.in_process import ROOT, grade_function, load_kata_spec, load_module
-from kata_harness.report import render, section_text
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import ROOT
+from kata_harness.observation.local import grade_function, load_kata_spec, load_module
+from kata_harness.outputs.explanations import render, section_text
 from selftests.variants import load_all
 
 VARIANTS = load_all()

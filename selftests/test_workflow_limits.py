@@ -17,9 +17,9 @@ import sys
 
 import pytest
 
-from kata_harness import official, summary
-from kata_harness.curriculum import load_curriculum
-from kata_harness.messages import message
+from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.messages import message
+from kata_harness.outputs import official, summary
 from selftests.gradekit import run
 from selftests.once import built_once
 

@@ -34,10 +34,10 @@ BUNDLE = Path(__file__).resolve().parent
 sys.path.insert(0, str(BUNDLE))   # this bundle's harness (never the student's)
 sys.dont_write_bytecode = True
 
-from kata_harness import official, summary  # noqa: E402 (after the bundle is on the path)
-from kata_harness.curriculum import load_curriculum  # noqa: E402
-from kata_harness.files import read_regular  # noqa: E402
-from kata_harness.messages import message  # noqa: E402
+from kata_harness.content.curriculum import load_curriculum  # noqa: E402 (after the bundle is on the path)
+from kata_harness.content.messages import message  # noqa: E402 (after the bundle is on the path)
+from kata_harness.files import read_regular  # noqa: E402 (after the bundle is on the path)
+from kata_harness.outputs import official, summary  # noqa: E402 (after the bundle is on the path)
 
 WORKSPACE = Path.cwd()                     # the student's checkout, as the runner starts us
 RESULT = WORKSPACE / "result.json"

@@ -52,7 +52,7 @@ def settings() -> dict:
 
 def sandbox_works() -> bool:
     """Whether grade.py will run learner code in bubblewrap here (its own test, run from this folder)."""
-    probe = "import sys; sys.path.insert(0, '.'); from kata_harness import sandbox; print(sandbox.available())"
+    probe = "import sys; sys.path.insert(0, '.'); from kata_harness.isolation import sandbox; print(sandbox.available())"
     try:
         done = subprocess.run([sys.executable, "-c", probe], cwd=SECURE, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
@@ -103,8 +103,8 @@ def grade(lang: str) -> tuple[dict | None, str]:
 
 def feedback(doc: dict, lang: str, notes: list) -> str:
     """The Markdown summary (this folder's harness renders it), and the files left out."""
-    from kata_harness import summary
-    from kata_harness.curriculum import load_curriculum
+    from kata_harness.content.curriculum import load_curriculum
+    from kata_harness.outputs import summary
 
     text = summary.markdown(doc, load_curriculum(), lang=lang, details=True)
     text += "".join(f"\n- `{note}`" for note in notes)

@@ -11,6 +11,10 @@ function of the same name is still reachable as ``kNN_kata.function``.
 
 Every refusal (a bad option, an unknown kata, a folder that is not there) is a ``UsageError``,
 raised wherever it is found and printed once, by grade.py, with exit status 2.
+
+Each subcommand is one module of this package (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``,
+``release``, ``batch``, ``check``) with a ``run(args, *, started)``; ``Command.run`` imports only the one
+asked for, so ``hint`` and ``reset`` answer without loading anything that starts a child or torch.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import LANGUAGES
+from ..content.messages import LANGUAGES
 
 AGAINST = ("reference", "answer-key")
 FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
@@ -29,8 +33,6 @@ VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gr
 # Subcommands that need neither torch nor a child process: they answer at once, even where the
 # learner's environment is not active.
 LIGHT = ("hint", "reset")
-
-
 class UsageError(Exception):
     """A command that cannot run as asked: ``text`` says why (one line, or argparse's usage line
     and its error), ``status`` is the exit status (2)."""
@@ -41,8 +43,6 @@ class UsageError(Exception):
 
     def __str__(self) -> str:
         return self.text
-
-
 class Parser(argparse.ArgumentParser):
     """argparse, except that an error is raised as a ``UsageError`` instead of printed here and
     exiting: grade.py prints it once, after stopping whatever had started."""
@@ -52,74 +52,50 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         """Raise the usage line and ``message`` as one ``UsageError``."""
         raise UsageError(f"{self.format_usage().rstrip()}\n{self.prog}: error: {message}")
-
-
 def _parent(*adders) -> Parser:
     """A parent parser holding the options ``adders`` add (one shared definition per option)."""
     parent = Parser(add_help=False)
     for add in adders:
         add(parent)
     return parent
-
-
 def _lang(parser) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default=None,
                         help="language of the messages: en or zh (default: KATA_LANG, then the locale)")
-
-
 def _solutions(parser) -> None:
     parser.add_argument("--solutions", default="katas", metavar="DIR",
                         help="folder of solutions to grade (default: katas; 'reference' checks the reference)")
-
-
 def _against(parser) -> None:
     parser.add_argument("--against", choices=AGAINST, default=None,
                         help="what to compare with (default: reference/ when present, else the answer key)")
-
-
 def _secret(parser) -> None:
     parser.add_argument("--secret-file", metavar="PATH", default=None,
                         help="instructor: a file holding the secret for hidden cases (default: the KATA_SECRET "
                              "variable); with it, grading is official")
-
-
 def _timeout(parser) -> None:
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="time limit per function (default 5)")
-
-
 def _format(parser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text for people; json (grade.py's own schema); classroom (the autograding "
                              "reporter's format, practice); gradescope (results.json, official); markdown (a summary, "
                              "as in GitHub's job summary); workflow (the practice workflow's one JSON: classroom, "
                              "text, markdown)")
-
-
 def _visibility(parser) -> None:
     parser.add_argument("--visibility", choices=VISIBILITIES, default="visible",
                         help="Gradescope: when students see their results (default visible)")
-
-
 def _positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
     return value
-
-
 def _not_negative(text: str) -> int:
     """An argparse type: a whole number of at least 0."""
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is below 0")
     return value
-
-
 SELECTOR_HELP = "a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias)"
-
-
 def build_parser() -> Parser:
     """The whole command line: one subparser per subcommand, sharing the parent parsers."""
     lang, solutions, against = _parent(_lang), _parent(_solutions), _parent(_against)
@@ -206,8 +182,6 @@ def build_parser() -> Parser:
                        help="skip grading the reference and the stubs (the slow part)")
     parser.subcommands = dict(commands.choices)   # name -> its parser, for the checks argparse cannot express
     return parser
-
-
 @dataclass
 class Command:
     """A parsed command line: the subcommand, its options, and when grade.py started."""
@@ -223,11 +197,9 @@ class Command:
 
     def run(self) -> int:
         """Run the subcommand; returns its exit status (a refusal raises ``UsageError``)."""
-        from . import commands
+        import importlib  # only the subcommand asked for: hint and reset must not load the heavy ones
 
-        return getattr(commands, self.name)(self.args, started=self.started)
-
-
+        return importlib.import_module(f"{__name__}.{self.name}").run(self.args, started=self.started)
 def parse(argv: list[str], started: float) -> Command:
     """The command ``argv`` asks for; raises ``UsageError`` for a bad command line, and exits
     (status 0) after printing the help it asks for. Whatever does not start with a subcommand
@@ -243,17 +215,15 @@ def parse(argv: list[str], started: float) -> Command:
         if args.max_hint_level is not None and not args.classroom50:
             parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR or "
                                                 "--classroom50 DIR")
-    from .processes import RUN_AS_VARIABLE, check_learner_user
+    from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
     if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT:
-        from .sandbox import available
+        from ..isolation.sandbox import available
         if not available() or getattr(args, "no_sandbox", False):   # learner code will run as that user
             try:
                 check_learner_user()   # one that cannot run grading stops us before any grading
             except LookupError as error:
                 raise UsageError(str(error)) from None
     return Command(args.command, args, started)
-
-
 def utf8_output() -> None:
     """Print UTF-8 (Chinese messages, the progress bar) whatever the console's code page, with
     colours working on legacy Windows consoles."""

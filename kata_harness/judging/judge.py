@@ -15,17 +15,17 @@ both cases a fresh child grades what is left.
 from __future__ import annotations
 
 import queue
-import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .channel import Child, Event, GradingChild, Lane
+from ..content.curriculum import FunctionInfo
+from ..isolation.channel import GradingChild, Lane
+from ..isolation.protocol import Event, new_job
+from ..records import Expected, Observations
 from .compare import Difference, Tolerance
-from .curriculum import FunctionInfo
-from .records import Expected, Observations
-from .report import Reason, Status, Verdict, judge
+from .verdicts import Reason, Status, Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
@@ -42,16 +42,6 @@ class Grading:
     durations: dict[str, float] = field(default_factory=dict)     # seconds its checks took
 
 
-def _job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, **paths) -> dict:
-    """A job for a child: what to observe, and a fresh id its events must carry. ``extras``: the
-    hidden cases official grading adds, {"kata.function": [[case index, seed], ...]} (never the
-    secret they were derived from)."""
-    chosen = {f.qualified for f in functions}
-    return {"job": secrets.token_hex(8), "mode": mode, "functions": [[f.kata, f.name] for f in functions],
-            "extras": {name: pairs for name, pairs in (extras or {}).items() if name in chosen},
-            **{k: str(v) for k, v in paths.items()}}
-
-
 DONE, CUT_SHORT, RETIRED, DEADLINE = "done", "cut short", "retired", "deadline"   # how following a job ended
 
 
@@ -65,7 +55,7 @@ class _Run:
 
 
 def _submit(lane: Lane, functions: list[FunctionInfo], extras: dict | None, solutions: Path) -> _Run:
-    job = _job("learner", functions, extras, solutions=solutions)
+    job = new_job("learner", functions, extras, solutions=solutions)
     return _Run(lane.submit(job), job, list(functions))
 
 
@@ -131,21 +121,6 @@ def _malformed(functions: list[FunctionInfo], result: Grading) -> bool:
     return any(reason and reason[0] == "error.protocol" for reason in reasons)
 
 
-def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:
-    """Only the referee's side: the reference's observations (``expected``, with the hidden cases
-    ``extras`` asks for after the public ones) and the functions it could not observe
-    (``verdicts``). What ``grade.py freeze`` records."""
-    from .expectations import LiveReference
-
-    result = Grading()
-    source = LiveReference(reference, extras)
-    source.start(functions)
-    for info, outcome in source.collect(list(functions), float("inf")):
-        if isinstance(outcome, Verdict):
-            result.verdicts[info.qualified] = outcome
-        else:
-            result.expected[info.qualified] = outcome
-    return result
 
 
 class _Plan:
@@ -404,6 +379,3 @@ def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed
     for info in victims:
         _finish(info, Verdict(Status.ERROR, reason=reason, printed=printed), pending, result)
     return CUT_SHORT
-
-
-__all__ = ["Child", "FUNCTION_TIMEOUT", "Grading", "grade", "observe_reference", "verdict_for"]

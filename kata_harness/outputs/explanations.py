@@ -1,4 +1,4 @@
-"""Verdicts, and the learner's message for each: their call, what differed, the pitfall, a hint.
+"""The learner's message for each verdict: their call, what differed, the pitfall, a hint.
 
 Pure Python: used by grade.py's parent process as well as by pytest.
 """
@@ -6,15 +6,15 @@ Pure Python: used by grade.py's parent process as well as by pytest.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import NamedTuple
+from dataclasses import dataclass
 
-from .compare import Difference, Tolerance, compare_case, tidy_cut
-from .curriculum import FunctionInfo
-from .messages import MESSAGES, message, pick
+from ..content.curriculum import FunctionInfo
+from ..content.messages import MESSAGES, message, pick
+from ..judging.compare import Difference, tidy_cut
+from ..judging.verdicts import Status, Verdict
 
 BACKWARD_CUT = 300   # the grading child keeps this many characters of a backward() error
+
 
 # What a learner adds for a name Python does not know (a NameError), by the name.
 IMPORTS = {
@@ -23,72 +23,8 @@ IMPORTS = {
     "copy": "import copy", "os": "import os",
 }
 
+
 UNRELATED_ERRORS = ("error.syntax", "error.import", "error.no_file")   # errors that no kata hint explains
-
-
-class Status(str, Enum):
-    """How a function fared (the value is the JSON ``status``)."""
-
-    PASSED = "passed"
-    FAILED = "failed"
-    ERROR = "error"
-    TODO = "todo"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Reason(NamedTuple):
-    """Why a function errored: a message key of ``text.MESSAGES`` and the fields it is formatted with."""
-
-    key: str
-    fields: dict
-
-
-@dataclass
-class Verdict:
-    """The outcome for one function. ``difference`` and ``call`` explain a failure;
-    ``reason`` explains an error."""
-
-    status: Status
-    device: str = ""
-    call: str = ""
-    label: str | None = None
-    difference: Difference | None = None
-    reason: Reason | tuple = ()
-    printed: str = ""
-    skipped: list = field(default_factory=list)   # devices not available here (e.g. cuda)
-
-    def __post_init__(self):
-        self.status = Status(self.status)   # a plain string is checked, never trusted
-        if self.reason:
-            self.reason = Reason(*self.reason)
-
-
-def judge(aspects, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:
-    """Compare the learner's observations with the reference's, device by device, case by case.
-
-    ``yours`` and ``expected`` map a device name to its list of case observations.
-    """
-    for device, expected_cases in expected.items():
-        your_cases = yours.get(device, [])
-        for index, e in enumerate(expected_cases):
-            if "raised" in e:
-                return Verdict(Status.ERROR, device, e.get("call", ""),
-                               reason=Reason("error.reference", {"error": e["raised"]["message"]}))
-            if index >= len(your_cases):
-                break
-            y = your_cases[index]
-            raised = y.get("raised", {})
-            if raised.get("todo"):
-                return Verdict(Status.TODO, device, y["call"], printed=y.get("printed", ""))
-            if raised.get("exit"):
-                return Verdict(Status.ERROR, device, y["call"], printed=y.get("printed", ""),
-                               reason=Reason("error.exit", {"error": f"{raised['type']}: {raised['message']}"}))
-            found = compare_case(y, e, aspects, tolerance)
-            if found:
-                return Verdict(Status.FAILED, device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
-    return Verdict(Status.PASSED)
 
 
 def _where_text(where: dict, lang: str) -> str:

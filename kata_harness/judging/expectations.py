@@ -14,13 +14,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..content.curriculum import FunctionInfo
+from ..layout import LAYOUT, ROOT, Layout
 from . import answer_key
-from .curriculum import FunctionInfo
-from .files import ROOT
-from .report import Reason, Status, Verdict
+from .judge import Grading
+from .verdicts import Reason, Status, Verdict
 
 if TYPE_CHECKING:
-    from .channel import Child
+    from ..isolation.channel import Child
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
@@ -38,7 +39,7 @@ class LiveReference:
     name = REFERENCE
     stale: frozenset[str] = frozenset()   # the reference itself is never out of date
 
-    def __init__(self, folder: Path = ROOT / "reference", extras: dict | None = None):
+    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None):
         self.folder = folder
         self.extras = extras or {}
         self.referee: Child | None = None
@@ -46,11 +47,11 @@ class LiveReference:
 
     def start(self, functions: list[FunctionInfo]) -> None:
         """Start observing now (torch's import overlaps with the learner child's)."""
-        from .channel import Child
-        from .grading import _job
+        from ..isolation.channel import Child
+        from ..isolation.protocol import new_job
 
         self.referee = Child()
-        self.job = _job("reference", functions, self.extras, reference=self.folder)
+        self.job = new_job("reference", functions, self.extras, reference=self.folder)
         self.referee.send(self.job)
 
     def collect(self, pending: list[FunctionInfo], stop_at: float):
@@ -136,12 +137,6 @@ class Recorded:
         """Nothing to stop."""
 
 
-def in_template(root: Path = ROOT) -> bool:
-    """Whether ``root`` is a student template (it has an integrity manifest)."""
-    from .integrity import MANIFEST_NAME
-
-    return (root / MANIFEST_NAME).exists()
-
 
 def open_source(root: Path = ROOT, against: str | None = None, *, official: bool = False):
     """The one source of expected results under ``root``: the live reference (``against=
@@ -149,15 +144,15 @@ def open_source(root: Path = ROOT, against: str | None = None, *, official: bool
     ``reference/`` exists, else the answer key. A student template never grades officially against
     a ``reference/`` found in it (a student could have written one). The answer key's stale katas
     follow ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
-    reference = root / "reference"
-    if official and in_template(root):
+    reference = Layout(root).reference
+    if official and Layout(root).in_template():
         against = ANSWER_KEY
     against = against or (REFERENCE if reference.is_dir() else ANSWER_KEY)
     if against == REFERENCE:
         if not reference.is_dir():
             raise NoExpectations("error.no_reference")
         return LiveReference(reference)
-    key = answer_key.load(root / "tests" / "answer_key.dat")
+    key = answer_key.load(Layout(root).answer_key)
     if key is None:
         raise NoExpectations("error.no_key")
     return Recorded(key.expected, ANSWER_KEY, key.stale_katas(root))
@@ -166,3 +161,18 @@ def open_source(root: Path = ROOT, against: str | None = None, *, official: bool
 def choose(against: str | None = None, *, official: bool = False, root: Path = ROOT):
     """``open_source`` under its earlier name and argument order."""
     return open_source(root, against, official=official)
+
+
+def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:
+    """Only the referee's side: the reference's observations (``expected``, with the hidden cases
+    ``extras`` asks for after the public ones) and the functions it could not observe
+    (``verdicts``). What ``grade.py freeze`` records."""
+    result = Grading()
+    source = LiveReference(reference, extras)
+    source.start(functions)
+    for info, outcome in source.collect(list(functions), float("inf")):
+        if isinstance(outcome, Verdict):
+            result.verdicts[info.qualified] = outcome
+        else:
+            result.expected[info.qualified] = outcome
+    return result

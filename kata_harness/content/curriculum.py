@@ -16,10 +16,9 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10
     import tomli as tomllib
 
-from .files import ROOT, read_regular
+from ..files import read_regular
+from ..layout import LAYOUT
 from .messages import pick
-
-CURRICULUM_DIR = ROOT / "curriculum"
 
 
 @dataclass
@@ -101,7 +100,7 @@ def load_kata(path: Path) -> KataInfo:
     return kata
 
 
-def load_curriculum(directory: Path = CURRICULUM_DIR) -> list[KataInfo]:
+def load_curriculum(directory: Path = LAYOUT.curriculum) -> list[KataInfo]:
     """All katas in order of their file names (k01_..., k02_..., then any added ones)."""
     return [load_kata(path) for path in sorted(Path(directory).glob("k*.toml"))]
 

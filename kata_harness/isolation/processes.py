@@ -61,7 +61,7 @@ def check_learner_user() -> None:
     options = learner_user_options(environment)
     if not options:
         return
-    from .files import ROOT
+    from ..layout import ROOT
     try:
         done = subprocess.run([sys.executable, "-c", "import kata_harness.files"], cwd=ROOT, env=environment,
                               capture_output=True, timeout=120, **options)

@@ -20,7 +20,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from .files import ROOT
+from ..layout import LAYOUT, ROOT
 
 BUBBLEWRAP = "bubblewrap"
 NONE = "none"
@@ -84,7 +84,7 @@ def _gpu_devices() -> list[str]:
         (["/dev/dri"] if os.path.isdir("/dev/dri") else [])
 
 
-def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str]:
+def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
     """The bubblewrap command line that runs what follows it in the sandbox: the harness and the
     kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the project."""
     args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
@@ -93,7 +93,7 @@ def command(solutions: list[Path], tests_dir: Path = ROOT / "tests") -> list[str
     for path in (sys.prefix, os.path.dirname(sys.executable)):
         if os.path.realpath(path) != os.path.abspath(path):   # reached through a link (a linked .venv)
             args += ["--ro-bind", os.path.realpath(path), os.path.abspath(path)]
-    package = Path(__file__).resolve().parent
+    package = LAYOUT.harness.resolve()
     args += ["--ro-bind", str(package), str(package)]
     for spec in sorted(Path(tests_dir).glob("test_*.py")):
         args += ["--ro-bind", str(spec), str(spec)]

@@ -43,16 +43,19 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from . import answer_key, hidden, integrity
-from .curriculum import ROOT, load_curriculum
+from ..content.curriculum import load_curriculum
+from ..judging import answer_key, hidden, integrity
+from ..layout import LAYOUT, ROOT, Layout
+from . import UsageError
+from .shared import read_secret
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
-STUDENT_EXTRAS = ROOT / "templates" / "student"
+STUDENT_EXTRAS = LAYOUT.templates / "student"
 PRACTICE_WORKFLOW = ".github/workflows/classroom.yml"   # in STUDENT_EXTRAS
-GRADESCOPE_EXTRAS = ROOT / "templates" / "gradescope"
-CLASSROOM50_EXTRAS = ROOT / "templates" / "classroom50"
-CODIO_EXTRAS = ROOT / "templates" / "codio"
+GRADESCOPE_EXTRAS = LAYOUT.templates / "gradescope"
+CLASSROOM50_EXTRAS = LAYOUT.templates / "classroom50"
+CODIO_EXTRAS = LAYOUT.templates / "codio"
 # What an instructor-side grader grades with: the project as the template has it, plus the reference.
 GRADER_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
 GRADER_FOLDERS = COPIED_FOLDERS + ("reference",)
@@ -90,12 +93,12 @@ def check_target(out: Path, force: bool) -> None:
 def check_hidden_key(secret: str | None, *, needed: bool) -> None:
     """Refuse a hidden key that belongs to another answer key or that ``secret`` does not open,
     a hidden key without its secret, and (``needed``) a secret without a hidden key."""
-    exists = (ROOT / hidden.HIDDEN_KEY_NAME).exists()
+    exists = LAYOUT.hidden_key.exists()
     if exists and secret is None:
-        raise ReleaseError(f"{hidden.HIDDEN_KEY_NAME} exists: release with the secret it was frozen with "
+        raise ReleaseError(f"{Layout.HIDDEN_KEY} exists: release with the secret it was frozen with "
                            f"(KATA_SECRET=... or --secret-file), which official grading needs")
     if secret is not None and not exists and needed:
-        raise ReleaseError(f"a secret was given but there is no {hidden.HIDDEN_KEY_NAME}: run "
+        raise ReleaseError(f"a secret was given but there is no {Layout.HIDDEN_KEY}: run "
                            f"`KATA_SECRET=... python grade.py freeze` first")
     if exists:
         assert secret is not None   # refused above otherwise
@@ -103,7 +106,7 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
             hidden.decrypt(secret)
         except hidden.HiddenKeyError as problem:
             why = "the secret does not open it" if problem.key == "error.secret_wrong" else "it is out of date"
-            raise ReleaseError(f"{hidden.HIDDEN_KEY_NAME}: {why}; run `KATA_SECRET=... python grade.py freeze`") \
+            raise ReleaseError(f"{Layout.HIDDEN_KEY}: {why}; run `KATA_SECRET=... python grade.py freeze`") \
                 from None
 
 
@@ -152,14 +155,14 @@ def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | No
     change the observations of), and the hidden key is bound to the answer key's bytes, so both
     are written again for the template (the hidden one with the ``secret``, which
     ``check_hidden_key`` made sure opens it)."""
-    from .curriculum import cap_hints as cap_file
+    from ..content.curriculum import cap_hints as cap_file
 
     for path in sorted((out / "curriculum").glob("*.toml")):
         cap_file(path, level)
     capped = answer_key.AnswerKey(**{**key.__dict__, "katas": {kata: answer_key.kata_digest(kata, out)
                                                                for kata in key.katas}})
     answer_key.write(capped, out / "tests" / "answer_key.dat")
-    if (out / hidden.HIDDEN_KEY_NAME).exists():
+    if Layout(out).hidden_key.exists():
         assert secret is not None   # copied from this project, whose hidden key check_hidden_key would not pass without it
         payload = hidden.decrypt(secret)
         hidden.write_key(secret, payload["extras"], payload["observations"], out)
@@ -195,7 +198,7 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "template"
         shutil.copytree(out, copy)
-        for path in (ROOT / "reference").glob("*.py"):
+        for path in LAYOUT.reference.glob("*.py"):
             shutil.copy2(path, copy / "katas" / path.name)
         solved = _grade(copy)
         if solved["score"] != solved["max_score"]:
@@ -258,7 +261,7 @@ def gradescope_release(zip_path: Path, *, force: bool = False, visibility: str =
     _check_outside_project(zip_path, "the zip")
     if zip_path.exists() and not (force and zip_path.is_file()):
         raise ReleaseError(f"{zip_path} exists; pass --force to replace it")
-    if not (ROOT / "reference").is_dir():
+    if not LAYOUT.reference.is_dir():
         raise ReleaseError("there is no reference/ folder: the autograder grades with it")
     check_hidden_key(secret, needed=False)
     zip_path.parent.mkdir(parents=True, exist_ok=True)
@@ -282,7 +285,7 @@ def verify_gradescope(zip_path: Path) -> list[str]:
             archive.extractall(tree / "source")
             names = set(archive.namelist())
         problems = [f"the zip has no {name} at its root" for name in EXECUTABLE if name not in names]
-        shutil.copytree(ROOT / "reference", tree / "submission" / "katas",
+        shutil.copytree(LAYOUT.reference, tree / "submission" / "katas",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         # Without KATA_SECRET in the environment: the zip's own kata_secret must do.
         subprocess.run([sys.executable, str(tree / "source" / "grade_submission.py")], cwd=tree, timeout=900,
@@ -334,7 +337,7 @@ def classroom50_release(out: Path, *, force: bool = False, secret: str | None = 
     bundle.mkdir()
     entries = {path.name: path for path in sorted(CLASSROOM50_EXTRAS.iterdir()) if path.is_file()}
     entries.update(_tree_entries(out / "template", CLASSROOM50_FILES, CLASSROOM50_FOLDERS))
-    entries.pop(hidden.HIDDEN_KEY_NAME, None)   # hidden checks are for the instructor's side
+    entries.pop(Layout.HIDDEN_KEY, None)   # hidden checks are for the instructor's side
     for name, path in entries.items():
         (bundle / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, bundle / name)
@@ -360,7 +363,7 @@ def verify_classroom50(out: Path, secret: str | None = None) -> list[str]:
     and, run as Classroom 50's runner runs it on a checkout of the template holding the reference,
     exits 0 with a result.json giving full marks, one test per function."""
     bundle, problems = out / "autograder", []
-    if (bundle / "reference").exists() or (bundle / hidden.HIDDEN_KEY_NAME).exists() or _secret_in(bundle, secret):
+    if (bundle / "reference").exists() or Layout(bundle).hidden_key.exists() or _secret_in(bundle, secret):
         problems.append("the Classroom 50 autograder holds the reference, the hidden key or the secret")
     if (out / "template" / PRACTICE_WORKFLOW).exists() or _secret_in(out / "template", secret):
         problems.append("the Classroom 50 template holds the practice workflow or the secret")
@@ -371,7 +374,7 @@ def verify_classroom50(out: Path, secret: str | None = None) -> list[str]:
         runtime, checkout = Path(scratch) / "runtime" / "practice", Path(scratch) / "checkout"
         shutil.copytree(bundle, runtime)
         shutil.copytree(out / "template", checkout)
-        for path in (ROOT / "reference").glob("k*.py"):
+        for path in LAYOUT.reference.glob("k*.py"):
             shutil.copy2(path, checkout / "katas" / path.name)
         done = subprocess.run([sys.executable, str(runtime / "autograder.py")], cwd=checkout, capture_output=True,
                               text=True, timeout=1200, env=classroom50_environment(checkout, runtime))
@@ -394,7 +397,7 @@ def codio_release(folder: Path, *, force: bool = False, lang: str = "en", secret
     it; returns what the check found wrong."""
     folder = folder.resolve()
     _check_outside_project(folder, "the Codio folder")
-    if not (ROOT / "reference").is_dir():
+    if not LAYOUT.reference.is_dir():
         raise ReleaseError("there is no reference/ folder: the Codio grader grades with it")
     check_hidden_key(secret, needed=False)
     _release_folder(folder, force)
@@ -413,7 +416,7 @@ def verify_codio(folder: Path) -> list[str]:
     with tempfile.TemporaryDirectory() as scratch:
         workspace = Path(scratch) / "workspace"
         shutil.copytree(folder, workspace / ".guides" / "secure", ignore=_SKIPPED)
-        shutil.copytree(ROOT / "reference", workspace / "katas", ignore=_SKIPPED)
+        shutil.copytree(LAYOUT.reference, workspace / "katas", ignore=_SKIPPED)
         done = subprocess.run([sys.executable, str(workspace / ".guides" / "secure" / "codio_grade.py")],
                               cwd=workspace, capture_output=True, text=True, timeout=1200,
                               env={**{k: v for k, v in _environment().items() if not k.startswith("CODIO_")},
@@ -424,3 +427,43 @@ def verify_codio(folder: Path) -> list[str]:
         return [f"the Codio grader reports {reported or 'nothing'} for the reference (exit status {done.returncode}): "
                 f"{(done.stdout + done.stderr).strip()[-500:]}"]
     return []
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py release [OUT_DIR] [--gradescope ZIP] [--classroom50 DIR] [--codio DIR] [--max-hint-level N]``:
+    write the student template and the platforms' graders asked for, and check what was written."""
+    secret = read_secret(args.secret_file, "release")
+    official = " (in official grading too, with the hidden cases)" if secret else ""
+    capped = "" if args.max_hint_level is None else f"; hints capped at level {args.max_hint_level}"
+    steps = []
+    if args.out_dir:
+        steps.append((lambda: release(Path(args.out_dir), force=args.force, secret=secret,
+                                             max_hint_level=args.max_hint_level),
+                      f"student template written to {args.out_dir} and checked: stubs score 0, the reference scores "
+                      f"full marks{official}{capped}"))
+    if args.gradescope:
+        steps.append((lambda: gradescope_release(Path(args.gradescope), force=args.force, visibility=args.visibility,
+                                                 lang=args.lang, secret=secret),
+                      f"Gradescope autograder written to {args.gradescope} and checked: graded as Gradescope would "
+                      f"grade it, the reference scores full marks{official}"))
+    if args.classroom50:
+        steps.append((lambda: classroom50_release(Path(args.classroom50), force=args.force, secret=secret,
+                                                  max_hint_level=args.max_hint_level, lang=args.lang),
+                      f"Classroom 50 template and autograder written to {args.classroom50}/template and "
+                      f"{args.classroom50}/autograder and checked: run as Classroom 50's runner runs it, the "
+                      f"reference scores full marks (public cases){capped}"))
+    if args.codio:
+        steps.append((lambda: codio_release(Path(args.codio), force=args.force, lang=args.lang, secret=secret),
+                      f"Codio secure folder written to {args.codio} and checked: run as a Codio code test, the "
+                      f"reference scores 100 %{official}"))
+    for write, done in steps:
+        try:
+            problems = write()
+        except ReleaseError as error:
+            raise UsageError(f"release: {error}") from None
+        if problems:
+            for problem in problems:
+                print(f"release: {problem}", file=sys.stderr)
+            return 1
+        print(done)
+    return 0

@@ -17,10 +17,10 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import ROOT, digest, read_regular
-from .records import Expected
+from ..files import digest, read_regular
+from ..layout import LAYOUT, ROOT, Layout
+from ..records import Expected
 
-KEY_PATH = ROOT / "tests" / "answer_key.dat"
 MAGIC = b"KATA-ANSWER-KEY 1\n"
 
 
@@ -30,19 +30,20 @@ def _digest(paths) -> str:
 
 REFERENCE_CHANGED = "reference/ changed"   # why every kata is stale when the reference is not the frozen one
 # The harness modules that decide what an observation holds (not how it is judged or shown).
-OBSERVING = ("spec.py", "observe.py", "describe.py", "in_process.py", "containers.py")
+OBSERVING = ("spec.py", "observation/observe.py", "observation/describe.py", "observation/local.py",
+             "observation/containers.py")
 
 
 def kata_digest(kata: str, root: Path = ROOT) -> str:
     """Hash of what a kata's expected observations depend on besides the reference: its test
     module and curriculum entry, and the harness code that observes."""
-    harness = [root / "kata_harness" / name for name in OBSERVING]
-    return _digest([root / "tests" / f"test_{kata}.py", root / "curriculum" / f"{kata}.toml", *harness])
+    harness = [Layout(root).harness / name for name in OBSERVING]
+    return _digest([Layout(root).spec(kata), Layout(root).curriculum / f"{kata}.toml", *harness])
 
 
 def reference_digest(root: Path = ROOT) -> str:
     """Hash of every reference module (what the key's observations came from)."""
-    return _digest(sorted((root / "reference").glob("*.py")))
+    return _digest(sorted(Layout(root).reference.glob("*.py")))
 
 
 @dataclass
@@ -66,16 +67,10 @@ class AnswerKey:
         ``reference/`` someone put into one is not what the key was frozen from."""
         stale = {kata: "its test module, curriculum entry or the observing harness changed"
                  for kata, digest in self.katas.items() if kata_digest(kata, root) != digest}
-        if _instructor_reference(root) and self.reference != reference_digest(root):
+        if _holds_instructor_reference(root) and self.reference != reference_digest(root):
             stale.update({kata: REFERENCE_CHANGED for kata in self.katas if kata not in stale})
         return stale
 
-
-def _instructor_reference(root: Path) -> bool:
-    """Whether ``root`` holds the instructor's ``reference/`` (a folder, outside a template)."""
-    from .integrity import MANIFEST_NAME
-
-    return (root / "reference").is_dir() and not (root / MANIFEST_NAME).exists()
 
 
 def encode(key: AnswerKey) -> bytes:
@@ -91,7 +86,7 @@ def decode(raw: bytes) -> AnswerKey:
     return AnswerKey(**json.loads(zlib.decompress(base64.b64decode(raw[len(MAGIC):]))))
 
 
-def load(path: Path = KEY_PATH) -> AnswerKey | None:
+def load(path: Path = LAYOUT.answer_key) -> AnswerKey | None:
     """The answer key, or None when there is none (or it cannot be read)."""
     try:
         return decode(read_regular(Path(path)))
@@ -99,46 +94,15 @@ def load(path: Path = KEY_PATH) -> AnswerKey | None:
         return None
 
 
-def write(key: AnswerKey, path: Path = KEY_PATH) -> int:
+def write(key: AnswerKey, path: Path = LAYOUT.answer_key) -> int:
     """Write the key to ``path``; returns its size in bytes."""
     raw = encode(key)
     Path(path).write_bytes(raw)
     return len(raw)
 
 
-class FreezeError(Exception):
-    """The reference could not be observed; ``lines`` say which functions and why (nothing was written)."""
-
-    def __init__(self, lines: list[str]):
-        super().__init__("\n".join(lines))
-        self.lines = lines
-
-
-def observed_all(observed, what: str = "the answer key") -> None:
-    """Raise ``FreezeError`` when the referee could not observe some function (``observed``: a
-    ``grading.Grading`` from ``observe_reference``): one line per function, then what was not written."""
-    if observed.verdicts:
-        lines = [f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}"
-                 for name, verdict in observed.verdicts.items()]
-        raise FreezeError(lines + [f"freeze: the reference could not be observed; {what} was not written"])
-
-
-def freeze(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
-    """``grade.py freeze``: have the referee child observe every function of ``root``'s reference
-    and write the key to ``root/tests/answer_key.dat``, with the torch version, the digests that
-    make it stale, and the pristine stubs. Returns the key and its size in bytes; raises
-    ``FreezeError`` (writing nothing) when a function could not be observed."""
-    import torch  # only for its version: the observing happens in the referee child
-
-    from .grading import observe_reference
-
-    functions = [info for kata in katas for info in kata.functions]
-    observed = observe_reference(functions, root / "reference")
-    observed_all(observed)
-    key = AnswerKey(
-        torch_version=torch.__version__, reference=reference_digest(root),
-        katas={kata.name: kata_digest(kata.name, root) for kata in katas},
-        expected=observed.expected,
-        stubs={kata.name: (root / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in katas},
-    )
-    return key, write(key, root / "tests" / "answer_key.dat")
+def _holds_instructor_reference(root: Path) -> bool:
+    """Whether ``root`` holds the instructor's ``reference/``: a folder, outside a student template
+    (where one a student added is not what the key was frozen from)."""
+    layout = Layout(root)
+    return layout.reference.is_dir() and not layout.in_template()

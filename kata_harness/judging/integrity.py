@@ -15,16 +15,16 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import ROOT, read_regular
+from ..files import read_regular
+from ..layout import ROOT, Layout
 
-MANIFEST_NAME = "grading-manifest.json"
 # Every file outside the learner's katas/ that Python could import or run, or that grading reads.
 GRADING_SUFFIXES = (".py", ".pyc", ".pyo", ".pth", ".so", ".pyd", ".dll", ".dylib", ".toml", ".ini", ".cfg",
                     ".json", ".dat", ".yml", ".yaml")
 LEARNER_FILES = ("katas",)                      # the learner's own files (its config files do count)
 # .vscode: the editor's own settings (a devcontainer or Codespaces may write them); grading never reads them.
 SKIPPED_FOLDERS = (".git", ".kata_backups", ".pytest_cache", ".mypy_cache", ".ruff_cache", "node_modules", ".vscode")
-OUTPUTS = ("gradebook.csv", "gradebook.json", MANIFEST_NAME)
+OUTPUTS = ("gradebook.csv", "gradebook.json", Layout.MANIFEST)
 WALK_LIMIT = 20_000                             # files: a larger tree is not a kata repository
 SECRET_VARIABLE = "KATA_SECRET"
 
@@ -122,7 +122,7 @@ def _signature(digests: dict, secret: str) -> str:
 def write_manifest(root: Path, secret: str | None = None) -> Path:
     """Write the manifest of the grading files under ``root``, signed with ``secret`` (default: the
     ``KATA_SECRET`` variable) when there is one; returns its path."""
-    path = root / MANIFEST_NAME
+    path = Layout(root).manifest
     digests = grading_files(root)
     manifest: dict[str, dict | str] = {"sha256": digests}
     secret = secret or os.environ.get(SECRET_VARIABLE)
@@ -135,7 +135,7 @@ def write_manifest(root: Path, secret: str | None = None) -> Path:
 def check(root: Path = ROOT, secret: str | None = None) -> Integrity:
     """Compare the grading files under ``root`` with its manifest (whose signature is checked
     with ``secret``, default the ``KATA_SECRET`` variable, when there is one)."""
-    path = root / MANIFEST_NAME
+    path = Layout(root).manifest
     if not path.exists():
         return Integrity()
     try:
@@ -144,10 +144,10 @@ def check(root: Path = ROOT, secret: str | None = None) -> Integrity:
         if not isinstance(recorded, dict):
             raise TypeError
     except (OSError, ValueError, KeyError, TypeError):
-        return Integrity(False, [f"{MANIFEST_NAME} (unreadable)"], True)
+        return Integrity(False, [f"{Layout.MANIFEST} (unreadable)"], True)
     secret = secret or os.environ.get(SECRET_VARIABLE)
     if secret and not hmac.compare_digest(str(manifest.get("hmac", "")), _signature(recorded, secret)):
-        return Integrity(False, [f"{MANIFEST_NAME} (not signed with the instructor's secret)"], True)
+        return Integrity(False, [f"{Layout.MANIFEST} (not signed with the instructor's secret)"], True)
     present = grading_files(root)
     modified = [f"{name} (changed)" for name in recorded if name in present and present[name] != recorded[name]]
     modified += [f"{name} (removed)" for name in recorded if name not in present]

@@ -25,11 +25,11 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files import read_regular, read_text
+from ..layout import ROOT, Layout
 from . import answer_key
-from .files import ROOT, read_regular, read_text
 from .integrity import SECRET_VARIABLE
 
-HIDDEN_KEY_NAME = "tests/hidden_key.dat"
 MAGIC = b"KATA-HIDDEN-KEY 1\n"
 # The formats a grade is recorded from where learner code cannot run first. Student-repository CI
 # (classroom, workflow) gives practice feedback and never gets the secret: it grades the public cases.
@@ -103,13 +103,13 @@ def write_key(secret: str, extras: dict, observations: dict, root: Path = ROOT) 
     """Write ``tests/hidden_key.dat`` under ``root``: ``extras`` ({function: [[index, seed], ...]})
     and the reference's ``observations`` of them ({function: {device: [...]}}), encrypted, for the
     public key now in place. Returns its size in bytes."""
-    digest = public_digest(root / "tests" / "answer_key.dat")
+    digest = public_digest(Layout(root).answer_key)
     header = {"answer_key": digest, "checks": {name: len(pairs) for name, pairs in sorted(extras.items())}}
     payload = json.dumps({"answer_key": digest, "extras": extras, "observations": observations}, allow_nan=True)
     # Time 0: a Fernet token otherwise carries its creation time in plain text.
     token = _fernet(secret).encrypt_at_time(zlib.compress(payload.encode(), 9), 0)
     raw = MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + token + b"\n"
-    (root / HIDDEN_KEY_NAME).write_bytes(raw)
+    Layout(root).hidden_key.write_bytes(raw)
     return len(raw)
 
 
@@ -127,7 +127,7 @@ def read_header(root: Path = ROOT) -> dict | None:
     """The hidden key's plain-text header (``answer_key``, ``checks``), or None when there is no
     readable hidden key."""
     try:
-        return _parts(read_regular(root / HIDDEN_KEY_NAME))[0]
+        return _parts(read_regular(Layout(root).hidden_key))[0]
     except (OSError, ValueError):
         return None
 
@@ -137,10 +137,10 @@ def decrypt(secret: str, root: Path = ROOT) -> dict:
     is missing, belongs to another answer key, or the secret does not open it."""
     from cryptography.fernet import InvalidToken
 
-    path = root / HIDDEN_KEY_NAME
+    path = Layout(root).hidden_key
     if not path.exists():
         raise HiddenKeyError("error.hidden_missing")
-    digest = public_digest(root / "tests" / "answer_key.dat")
+    digest = public_digest(Layout(root).answer_key)
     try:
         header, token = _parts(read_regular(path))
     except (OSError, ValueError):
@@ -196,7 +196,7 @@ def prepare(secret: str | None, official_format: bool, functions, source, root: 
         checks = header["checks"] if header else {}
         return HiddenCases(False, not_run=sum(int(checks.get(name, 0)) for name in names))
     if secret is None:
-        return HiddenCases(True, error="error.secret_missing" if (root / HIDDEN_KEY_NAME).exists() else None)
+        return HiddenCases(True, error="error.secret_missing" if Layout(root).hidden_key.exists() else None)
     if source.name == ANSWER_KEY:
         try:
             payload = decrypt(secret, root)
@@ -207,7 +207,7 @@ def prepare(secret: str | None, official_format: bool, functions, source, root: 
         if any(len(cases) != len(extras[name]) for name in extras for cases in observations[name].values()):
             return HiddenCases(True, error="error.hidden_stale")
         return HiddenCases(True, extras, observations)
-    key = answer_key.load(root / "tests" / "answer_key.dat")
+    key = answer_key.load(Layout(root).answer_key)
     stale = set(key.stale_katas(root)) if key else set()
     if key is None or any(f.kata in stale or "plan" not in key.expected.get(f.qualified, {}) for f in functions):
         return HiddenCases(True, error="error.hidden_plan")
@@ -215,26 +215,3 @@ def prepare(secret: str | None, official_format: bool, functions, source, root: 
     return HiddenCases(True, {name: pairs for name, pairs in extras.items() if pairs})
 
 
-def freeze_key(secret: str, functions, public: dict, root: Path = ROOT) -> tuple[int, int, int]:
-    """``KATA_SECRET=... grade.py freeze``, after the public key: observe the reference on the
-    hidden cases the secret gives (``public``: the public key's expected events, which hold each
-    function's plan) and write the encrypted hidden key. Returns (hidden cases, functions, size in
-    bytes); raises ``answer_key.FreezeError`` (writing nothing) when the reference cannot be
-    observed or raises on a hidden case."""
-    from .grading import observe_reference
-
-    extras = {name: extras_for(event["plan"], secret, name) for name, event in public.items()}
-    extras = {name: pairs for name, pairs in extras.items() if pairs}
-    observed = observe_reference([f for f in functions if f.qualified in extras], root / "reference", extras)
-    answer_key.observed_all(observed, "the hidden key")
-    # The public cases come first, as in grading; the key keeps what follows them.
-    hidden_observations = {name: {device: cases[public[name]["plan"]["public"]:]
-                                  for device, cases in observed.expected[name]["observations"].items()}
-                           for name in extras}
-    failing = sorted(name for name, devices in hidden_observations.items()
-                     if any("raised" in case for cases in devices.values() for case in cases))
-    if failing:   # a hidden case the reference fails on would cost every student its points
-        raise answer_key.FreezeError([f"freeze: the reference raises on hidden cases of {', '.join(failing)}; "
-                                      f"the hidden key was not written"])
-    size = write_key(secret, extras, hidden_observations, root)
-    return sum(map(len, extras.values())), len(extras), size

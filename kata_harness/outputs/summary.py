@@ -13,9 +13,9 @@ from __future__ import annotations
 import html
 import re
 
-from .curriculum import FunctionInfo, KataInfo
-from .messages import message, pick
-from .report import with_hint
+from ..content.curriculum import FunctionInfo, KataInfo
+from ..content.messages import message, pick
+from .explanations import with_hint
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
 DETAIL_LIMIT = 4000   # characters of one message in full

@@ -18,13 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from . import formats
-from .channel import Zygote, learner_lane
-from .curriculum import FunctionInfo, KataInfo
-from .expectations import Recorded
-from .grading import Grading, grade
-from .integrity import Integrity
-from .messages import message
+from ..content.curriculum import FunctionInfo, KataInfo
+from ..content.messages import default_language, message
+from ..isolation import sandbox
+from ..isolation.channel import Zygote, learner_lane
+from ..judging import hidden, integrity
+from ..judging.expectations import Recorded
+from ..judging.integrity import Integrity
+from ..judging.judge import Grading, grade
+from ..outputs.document import document
+from ..outputs.text import summary_line, text, use_colour
+from .shared import existing_solutions, expectations_for, select
 
 
 class FileEvents:
@@ -133,14 +137,14 @@ class Watcher:
 
     def _show(self, shown: list[FunctionInfo]) -> None:
         view = self.display
-        every = formats.document(self.katas, self.functions, self.grading, lang=view.lang, solutions=view.shown)
-        part = formats.document(self.katas, shown, self.grading, lang=view.lang, solutions=view.shown)
+        every = document(self.katas, self.functions, self.grading, lang=view.lang, solutions=view.shown)
+        part = document(self.katas, shown, self.grading, lang=view.lang, solutions=view.shown)
         part["hidden_checks_not_run"] = view.hidden_not_run   # the practice line grade.py prints too
-        body = formats.text(part, self.katas, lang=view.lang, integrity=view.integrity, colour=view.colour,
+        body = text(part, self.katas, lang=view.lang, integrity=view.integrity, colour=view.colour,
                             summary=False, next_from=every)
         print(f"\n── {time.strftime('%H:%M:%S')} " + "─" * 40, file=view.out)
         print(body, file=view.out)
-        print(formats.summary_line(every, view.lang), file=view.out, flush=True)
+        print(summary_line(every, view.lang), file=view.out, flush=True)
 
     def stop(self) -> None:
         """Stop the lane's process."""
@@ -171,3 +175,18 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     finally:
         events.close()
         watcher.stop()
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py watch [SELECTOR ...]``: re-grade a kata every time its file is saved, against
+    the source ``--against`` chooses."""
+    lang = args.lang or default_language()
+    katas, functions = select(args.selectors, lang)
+    solutions = existing_solutions(args.solutions, lang)
+    expected = expectations_for(args.against, lang)
+    # Watching is practice: the hidden checks never run here, and the report says how many there are.
+    cases = hidden.prepare(None, False, functions, expected)
+    display = Display(lang, args.solutions.rstrip("/"), integrity.check(), colour=use_colour(sys.stdout),
+                      hidden_not_run=cases.not_run)
+    watcher = Watcher(katas, functions, solutions, expected, display, sandboxed=sandbox.mode() == sandbox.BUBBLEWRAP)
+    return watch(watcher, interval=args.interval, use_events=not args.poll)

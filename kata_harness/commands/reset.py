@@ -8,13 +8,17 @@ leaving the rest of the file as it is. The pristine stubs come from the answer k
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import time
 from pathlib import Path
 
-from .curriculum import ROOT
-
-BACKUPS = ROOT / ".kata_backups"
+from ..content.curriculum import whole_kata
+from ..content.messages import default_language, message
+from ..judging import answer_key
+from ..layout import LAYOUT
+from . import UsageError
+from .shared import select, solutions_dir
 
 
 class ResetError(Exception):
@@ -23,12 +27,12 @@ class ResetError(Exception):
 
 def backup(path: Path) -> Path:
     """Copy ``path`` to a new timestamped file in .kata_backups/ and return it."""
-    BACKUPS.mkdir(exist_ok=True)
+    LAYOUT.backups.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = BACKUPS / f"{path.stem}-{stamp}.py"
+    target = LAYOUT.backups / f"{path.stem}-{stamp}.py"
     number = 1
     while target.exists():
-        target = BACKUPS / f"{path.stem}-{stamp}-{number}.py"
+        target = LAYOUT.backups / f"{path.stem}-{stamp}-{number}.py"
         number += 1
     shutil.copy2(path, target)
     return target
@@ -87,3 +91,22 @@ def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dic
         saved = backup(path) if current is not None else None
         path.write_text(restored, encoding="utf-8")
         yield saved, kata if whole else ", ".join(f"{kata}.{n}" for n in names)
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata (after a backup)."""
+    lang = args.lang or default_language()
+    katas, functions = select([args.selector], lang)
+    key = answer_key.load()
+    restoring = reset_selection(functions, whole=whole_kata(args.selector, katas) is not None,
+                                solutions=solutions_dir(args.solutions), stubs=key.stubs if key else {})
+    try:
+        for saved, what in restoring:
+            if saved is not None:
+                print(message("reset.backup", lang, path=os.path.relpath(saved)))
+            print(message("reset.done", lang, what=what))
+    except NoStub as missing:
+        raise UsageError(message("reset.no_stub", lang, kata=missing.kata)) from None
+    except ResetError as error:
+        raise UsageError(message("reset.refused", lang, error=str(error))) from None
+    return 0

@@ -20,10 +20,10 @@ from typing import cast
 import numpy as np
 import torch
 
+from ..records import Observation, Raised
+from ..spec import Call, Case, Function
 from . import containers
 from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
-from .records import Observation, Raised
-from .spec import Call, Case, Function
 
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state

@@ -23,16 +23,13 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, cast
 
+from ..layout import ROOT
 from . import processes, sandbox
-from .child import OUTPUT_MARK_PATTERN
-from .files import ROOT
+from .protocol import OUTPUT_MARK_PATTERN, Event, _read_line, parse_event
 
-LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations on every device)
-NESTING_LIMIT = 100        # levels of lists and objects in one event (an honest one has under 40)
 OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
 WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
 
@@ -44,21 +41,11 @@ CHILD_CODE = (
     "s = u.spec_from_file_location('kata_harness', root + '/kata_harness/__init__.py', "
     "submodule_search_locations=[root + '/kata_harness']); "
     "m = u.module_from_spec(s); sys.modules['kata_harness'] = m; s.loader.exec_module(m); "
-    "from kata_harness.child import main; main(sys.argv[2:])"
+    "from kata_harness.isolation.child import main; main(sys.argv[2:])"
 )
 
 _LIVE: set = set()          # every child process started and not yet stopped (for stop_all)
 _LIVE_LOCK = threading.Lock()
-
-
-@dataclass
-class Event:
-    """One event from a child: its kind, its fields, and when it arrived (monotonic seconds)."""
-    kind: str
-    fields: dict = field(default_factory=dict)
-    at: float = 0.0
-    job: object = None
-    control: bool = False     # a zygote's own message (never relayed from a job)
 
 
 class GradingChild(Protocol):
@@ -82,51 +69,6 @@ class GradingChild(Protocol):
 
     def death_reason(self) -> str:
         """How the child ended, in a few words."""
-
-
-
-def parse_event(raw: bytes, at: float) -> Event:
-    """An ``Event`` from one line; a line that is not a well-formed event becomes kind ``malformed``.
-    Never raises: the reader thread that calls it must outlive whatever a child sends."""
-    if len(raw) > LINE_LIMIT or not raw.endswith(b"\n"):
-        return Event("malformed", {"why": "line too long or cut off"}, at)
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):   # RecursionError: nested deeper than the decoder goes
-        return Event("malformed", {"why": "not JSON"}, at)
-    if not isinstance(data, dict) or not isinstance(data.get("event"), str):
-        return Event("malformed", {"why": "not an event"}, at)
-    if nesting(data) > NESTING_LIMIT:   # the judge walks events recursively: keep that walk short
-        return Event("malformed", {"why": f"nested more than {NESTING_LIMIT} levels deep"}, at)
-    kind = data.pop("event")
-    return Event(kind, data, at, data.pop("job", None))
-
-
-def nesting(data) -> int:
-    """How many levels of lists and objects ``data`` holds (0 for a number or a string), found
-    without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
-        if inner is None:
-            continue
-        deepest = max(deepest, depth)
-        if depth <= NESTING_LIMIT:
-            stack.extend((item, depth + 1) for item in inner if isinstance(item, (dict, list)))
-    return deepest
-
-
-def _read_line(stream) -> bytes:
-    """One line of at most LINE_LIMIT bytes; the rest of a longer line is skipped."""
-    line = stream.readline(LINE_LIMIT + 1)
-    if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
-        while True:
-            rest = stream.readline(LINE_LIMIT)
-            if not rest or rest.endswith(b"\n"):
-                break
-        return line[:LINE_LIMIT + 1]   # too long: parse_event marks it malformed
-    return line
 
 
 class Child:

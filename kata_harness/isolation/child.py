@@ -16,16 +16,11 @@ from __future__ import annotations
 import gc
 import json
 import os
-import re
 import sys
 
+from ..layout import LAYOUT
 from . import sandbox
-
-# A zygote's mark in the output pipe before each job; the parent (channel) keeps only what follows
-# the mark of the job it explains.
-OUTPUT_MARK = "\x00job {}\x00"
-OUTPUT_MARK_PATTERN = re.compile(OUTPUT_MARK.format("([0-9A-Za-z]+)"))
-
+from .protocol import OUTPUT_MARK
 
 _SPECS: dict = {}   # kata -> its spec, loaded by a zygote before it forks its jobs
 
@@ -84,7 +79,8 @@ def main(argv: list[str]) -> None:
     serves_learners = "--zygote" in argv or "--serial" in argv
     if serves_learners:
         processes.drop_capabilities()
-    from . import in_process, observe  # imports torch: the slow part, overlapped with the parent's work
+    from ..observation import local as in_process
+    from ..observation import observe
     warm = "--warm" in argv or serves_learners
     if warm:
         _warm_up()
@@ -125,7 +121,7 @@ def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     # The kata specs are the instructor's, loaded once here rather than in every job.
-    for path in sorted(in_process.TESTS_DIR.glob("test_k*.py")):
+    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
         try:
             _SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
         except BaseException:   # a broken spec is reported by the job that needs it

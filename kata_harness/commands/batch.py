@@ -33,14 +33,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import integrity, repository, sandbox
-from .channel import Lane, SerialChild, Zygote, can_fork
-from .curriculum import FunctionInfo
-from .expectations import Recorded
-from .files import ROOT, digest, read_regular
-from .grading import grade
-from .processes import RUN_AS_VARIABLE
-from .report import Status
+from ..content.curriculum import FunctionInfo, load_curriculum, resolve
+from ..content.messages import message
+from ..files import digest, read_regular
+from ..isolation import sandbox
+from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
+from ..isolation.processes import RUN_AS_VARIABLE
+from ..judging import hidden, integrity
+from ..judging.expectations import Recorded
+from ..judging.judge import FUNCTION_TIMEOUT, grade
+from ..judging.verdicts import Status
+from ..layout import ROOT, Layout
+from . import UsageError, repository
+from .shared import expectations_for, read_secret
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
@@ -182,8 +187,8 @@ def _named_safely(submissions: list[Submission]) -> list[Submission]:
 def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
     """Everything besides a submission that can change its verdicts: the harness, the kata specs
     and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
-    sources = [(f"{folder}/{path.name}", path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
-               for path in sorted((ROOT / folder).glob("*.py" if folder != "curriculum" else "*.toml"))]
+    sources = [(path.relative_to(ROOT).as_posix(), path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
+               for path in sorted((ROOT / folder).rglob("*.py" if folder != "curriculum" else "*.toml"))]
     try:
         from importlib.metadata import version
         torch_version = version("torch")
@@ -432,3 +437,37 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
         else:
             print(f"batch: no expected result for {info.qualified}", file=log)
     return table
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
+    secret = read_secret(args.secret_file, "batch")
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        raise UsageError(f"batch: {directory} is not a folder")
+    if not any(p.is_dir() and not p.name.startswith(".") for p in directory.iterdir()):
+        raise UsageError(f"batch: {directory} holds no submission folders")
+    if args.at is not None and repository.is_date(args.at):
+        try:
+            repository.parse_date(args.at)
+        except ValueError:
+            raise UsageError(f"batch: --at {args.at}: not a date (write 2026-12-01 or 2026-12-01T09:00Z)") from None
+    mode = sandbox_mode(args.no_sandbox)
+    if mode == sandbox.NONE and not args.no_sandbox:
+        raise UsageError(message("batch.no_sandbox", "en"))
+    functions = resolve([], load_curriculum())
+    source = expectations_for(args.against, "en")
+    if source.stale:   # a gradebook must not hold errors that are the key's fault
+        raise UsageError(message("error.stale_key", "en"))
+    cases = hidden.prepare(secret, False, functions, source)
+    if cases.error:
+        raise UsageError(f"batch: {message(cases.error, 'en')}")
+    cases.attach(source)
+    if not cases.official and cases.not_run:
+        print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
+              f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
+    run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
+              jobs=default_jobs() if args.jobs is None else args.jobs,
+              function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
+              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    return 0

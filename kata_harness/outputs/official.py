@@ -12,10 +12,10 @@ import json
 import re
 from pathlib import Path
 
-from .curriculum import FunctionInfo
-from .grading import Grading
-from .messages import message
-from .report import with_hint
+from ..content.curriculum import FunctionInfo
+from ..content.messages import message
+from ..judging.judge import Grading
+from .explanations import with_hint
 
 MESSAGE_LIMIT = 500   # characters of one reporter message (its log stays readable; the job summary has it all)
 # The reporter reads the document from one environment variable, base64-encoded, and Linux refuses a

@@ -13,15 +13,14 @@ from pathlib import Path
 
 import torch
 
-from .compare import Tolerance
-from .files import ROOT
+from ..judging.compare import Tolerance
+from ..judging.verdicts import Reason, Verdict, judge
+from ..layout import LAYOUT
+from ..spec import Function, Kata
 from .observe import call, observe_function
-from .report import Reason, Verdict, judge
-from .spec import Function, Kata
 
 # Kata tensors are tiny: extra threads only add wake-up latency (tens of ms per op on 2 cores).
 torch.set_num_threads(1)
-TESTS_DIR = ROOT / "tests"
 _counter = itertools.count()
 
 
@@ -51,7 +50,7 @@ def import_learner(path: Path):
     return None, Reason("error.import", {"error": f"{error['type']}: {error['message']}"})
 
 
-def load_kata_spec(kata: str, tests_dir: Path = TESTS_DIR) -> Kata:
+def load_kata_spec(kata: str, tests_dir: Path = LAYOUT.tests) -> Kata:
     """The ``Kata`` declared by ``tests/test_<kata>.py``."""
     module = load_module(Path(tests_dir) / f"test_{kata}.py", f"_kata_tests_{kata}")
     return module.KATA

@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .curriculum import did_you_mean, lint_kata, load_kata, tomllib
-from .files import ROOT, read_regular
+from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
+from ..files import read_regular
+from ..layout import ROOT, Layout
 
 KATA_NAME = re.compile(r"k\d\d_\w+")   # what batch and the selectors expect (k05_devices)
 # What a difference may be found by whatever a function checks: structure is always compared (a
@@ -89,7 +90,7 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
 def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
     """{kata: its test module's Kata}, after checking that it names the curriculum's functions and
     that every pitfall key names an aspect, a case label or a probe of its function."""
-    from .in_process import load_kata_spec
+    from ..observation.local import load_kata_spec
 
     specs = {}
     for kata, info in katas.items():
@@ -97,7 +98,7 @@ def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
             continue
         shown = f"tests/test_{kata}.py"
         try:
-            spec = load_kata_spec(kata, root / "tests")
+            spec = load_kata_spec(kata, Layout(root).tests)
         except BaseException as error:   # an author's broken test module, reported like any problem
             problems.append(f"{shown}: cannot be imported: {type(error).__name__}: {error}")
             continue
@@ -145,10 +146,10 @@ def _definitions(root: Path, katas: dict, parts: dict, problems: list) -> None:
 
 def _answer_key(root: Path, katas: dict, problems: list):
     """The answer key when it is fresh for every kata (else None), after naming what is out of date."""
-    from . import answer_key, hidden
+    from ..judging import answer_key, hidden
 
     freeze = "run `python grade.py freeze`"
-    key = answer_key.load(root / "tests" / "answer_key.dat")
+    key = answer_key.load(Layout(root).answer_key)
     if key is None:
         problems.append(f"tests/answer_key.dat: missing or unreadable: {freeze}")
         return None
@@ -164,13 +165,13 @@ def _answer_key(root: Path, katas: dict, problems: list):
     problems.extend(f"tests/answer_key.dat: holds {name}, which the curriculum does not have: {freeze}"
                     for name in sorted(set(key.expected) - names) if name.split(".")[0] in katas)
     for kata in katas:
-        stub = root / "katas" / f"{kata}.py"
+        stub = Layout(root).katas / f"{kata}.py"
         if stub.is_file() and key.stubs.get(kata) != stub.read_text(encoding="utf-8"):
             problems.append(f"tests/answer_key.dat: its copy of katas/{kata}.py is not the current stub "
                             f"(`grade.py reset` restores that copy): {freeze}")
     header = hidden.read_header(root)
-    if header is not None and header.get("answer_key") != hidden.public_digest(root / "tests" / "answer_key.dat"):
-        problems.append(f"{hidden.HIDDEN_KEY_NAME}: belongs to another answer key: run "
+    if header is not None and header.get("answer_key") != hidden.public_digest(Layout(root).answer_key):
+        problems.append(f"{Layout.HIDDEN_KEY}: belongs to another answer key: run "
                         f"`KATA_SECRET=... python grade.py freeze`")
     return None if stale or names - set(key.expected) else key
 
@@ -178,7 +179,7 @@ def _answer_key(root: Path, katas: dict, problems: list):
 def _first_lines(verdict, info, folder: str) -> str:
     """The learner's message for ``verdict`` on one line, what went wrong first (the call it was
     found on, often long, last), cut to ``MESSAGE_CUT`` characters."""
-    from .report import explain
+    from ..outputs.explanations import explain
 
     explained = explain(verdict, info, "en", solutions=folder)
     text = " | ".join(filter(None, [explained.differed.replace("\n", " "), explained.called and
@@ -189,8 +190,8 @@ def _first_lines(verdict, info, folder: str) -> str:
 def _grading(root: Path, functions: list, key, problems: list) -> None:
     """Grade as grade.py does: the referee observes the reference once; the reference is graded
     against that and against the answer key, the stubs against that."""
-    from . import sandbox
-    from .channel import learner_lane
+    from ..isolation import sandbox
+    from ..isolation.channel import learner_lane
 
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
     lanes = {folder: learner_lane(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
@@ -205,11 +206,11 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
 
 def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict) -> None:
     """``_grading``'s passes: the reference against itself and against the key, the stubs."""
-    from .expectations import ANSWER_KEY, REFERENCE, Recorded
-    from .grading import grade, observe_reference
-    from .report import Status
+    from ..judging.expectations import ANSWER_KEY, REFERENCE, Recorded, observe_reference
+    from ..judging.judge import grade
+    from ..judging.verdicts import Status
 
-    observed = observe_reference(functions, root / "reference")
+    observed = observe_reference(functions, Layout(root).reference)
     for name, verdict in observed.verdicts.items():
         problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
                         f"{verdict.reason[1].get('error', verdict.reason[0])}")
@@ -265,3 +266,16 @@ def run_checks(root: Path = ROOT, *, grading: bool = True) -> Report:
     report.summary = (f"{len(parts)} katas, {count} functions: files, curriculum, pitfalls, hints, answer key"
                       + (", reference full marks, stubs todo" if grading else "; grading skipped (--quick)"))
     return report
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py check``: the kata author's proof that every kata is complete and consistent
+    (``check.run_checks``); exit status 1 with one line per problem, else OK."""
+    report = run_checks(ROOT, grading=not args.quick)
+    if report.problems:
+        print(f"check: {len(report.problems)} problems / 发现 {len(report.problems)} 个问题")
+        for problem in report.problems:
+            print(f"  - {problem}")
+        return 1
+    print(f"check: OK ({report.summary}) / 检查通过")
+    return 0

@@ -1,0 +1,24 @@
+"""``grade.py hint FUNCTION [--level N]``: one hint, by level."""
+
+from __future__ import annotations
+
+from ..content.messages import default_language, message, pick
+from . import UsageError
+from .shared import select
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py hint FUNCTION [--level N]``: one hint, by level; says so when there are no more."""
+    lang = args.lang or default_language()
+    _, functions = select([args.function], lang)
+    info = functions[0]
+    levels = len(info.hints)
+    if not levels:
+        raise UsageError(message("hint.none", lang, function=info.qualified))
+    if args.level > levels:
+        raise UsageError(message("hint.no_more", lang, function=info.qualified, levels=levels))
+    section = f"（{info.section}）" if lang == "zh" else f" ({info.section})"
+    colon = "：" if lang == "zh" else ": "
+    print(f"{info.qualified} — {pick(info.title, lang)}{section}")
+    print(f"{message('hint', lang)} {args.level}/{levels}{colon}{info.hint(args.level, lang)}")
+    return 0

@@ -1,0 +1,5 @@
+"""What one grading prints: each verdict explained in the learner's words (``explanations``),
+grade.py's JSON document (``document``), the text report (``text``), the Markdown summary
+(``summary``), the reporter's and Gradescope's formats (``official``), and ``--format``'s dispatch
+(``render``).
+"""

@@ -1,0 +1,88 @@
+"""The learner's text report: a table per kata, what to do next, the score line."""
+
+from __future__ import annotations
+
+import os
+
+from ..content.curriculum import KataInfo
+from ..content.messages import message, pick
+from ..judging.integrity import Integrity
+from .explanations import lesson_text, with_hint
+
+MARKS = {"passed": "✓", "failed": "✗", "error": "!", "todo": "·"}
+
+
+COLOURS = {"passed": "32", "failed": "31", "error": "35", "todo": "2", "bar": "32", "title": "1", "next": "1;36"}
+
+
+def use_colour(stream) -> bool:
+    """Colour on a terminal, plain when piped or when NO_COLOR is set (https://no-color.org)."""
+    return hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR") \
+        and os.environ.get("TERM") != "dumb"
+
+
+def _paint(text: str, role: str, colour: bool) -> str:
+    return f"\033[{COLOURS[role]}m{text}\033[0m" if colour else text
+
+
+def _bar(done: int, total: int, colour: bool = False, width: int = 20) -> str:
+    filled = round(width * done / total) if total else width
+    return _paint("█" * filled, "bar", colour) + "░" * (width - filled)
+
+
+def integrity_text(integrity: Integrity, lang: str) -> str:
+    """Which grading files differ from the template, and how to put them back."""
+    folders = sorted({entry.split("/")[0].split(" ")[0] for entry in integrity.modified})
+    return message("integrity.changed", lang, files=", ".join(integrity.modified), paths=" ".join(folders))
+
+
+def text(doc: dict, katas: list[KataInfo], *, lang: str,
+         integrity: Integrity | None = None, colour: bool = False, summary: bool = True,
+         next_from: dict | None = None) -> str:
+    """The learner's view: a table per kata with its progress, what to do next (looked for in
+    ``next_from`` when given: watch mode shows one kata but points to the next of all), and
+    last the summary line ``score X/Y``."""
+    infos = {f.qualified: f for kata in katas for f in kata.functions}
+    titles = {kata.name: pick(kata.title, lang) for kata in katas}
+    out, next_up, skipped = [], None, False
+    if integrity and not integrity.ok:
+        out += [_paint(integrity_text(integrity, lang), "error", colour), ""]
+    for kata in doc["katas"]:
+        out.append(_paint(f"{kata['kata']}  {titles[kata['kata']]}", "title", colour))
+        out.append(f"  {_bar(kata['score'], kata['max_score'], colour)}  {kata['score']}/{kata['max_score']}")
+        width = max(len(f["name"]) for f in kata["functions"])
+        for entry in kata["functions"]:
+            info = infos[f"{kata['kata']}.{entry['name']}"]
+            skipped = skipped or bool(entry.get("skipped"))
+            detail = {"passed": pick(info.title, lang), "todo": message("status.todo", lang)}.get(
+                entry["status"], entry["differed"].partition("\n")[0])
+            mark = _paint(MARKS[entry["status"]], entry["status"], colour)
+            out.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
+        out.append("")
+    for kata in (next_from or doc)["katas"]:
+        for entry in kata["functions"]:
+            if next_up is None and entry["status"] != "passed":
+                next_up = (infos[f"{kata['kata']}.{entry['name']}"], entry)
+    if skipped:
+        out.append(message("skipped.cuda", lang))
+    if next_up:
+        info, entry = next_up
+        out.append(_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
+                                  lesson=lesson_text(info.section, lang)), "next", colour))
+        out.extend("  " + line for line in with_hint(entry, lang).splitlines())
+        out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
+        out.append("")
+    elif (next_from or doc)["katas"]:
+        graded = sum(len(kata["functions"]) for kata in (next_from or doc)["katas"])
+        everything = sum(len(kata.functions) for kata in katas)
+        out.append(message("grade.all_done" if graded >= everything else "grade.selection_done", lang))
+    if doc.get("hidden_checks_not_run"):
+        out.append(message("hidden.not_run", lang, count=doc["hidden_checks_not_run"]))
+    if summary:
+        out.append(summary_line(doc, lang))
+    return "\n".join(out).rstrip("\n")
+
+
+def summary_line(doc: dict, lang: str) -> str:
+    """The last line of every text report, in grading and in watch mode alike."""
+    return f"{message('grade.score', lang)} {doc['score']}/{doc['max_score']}"
