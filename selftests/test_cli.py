@@ -1,4 +1,4 @@
-"""grade.py's command line (kata_harness/cli.py): every subcommand in --help, grading as the
+"""grade.py's command line (kata_harness/commands/): every subcommand in --help, grading as the
 default, one usage error printed once, `check` for kata authors, `release --max-hint-level`,
 watch's --against and practice line, and one staleness rule for grade.py and pytest alike.
 

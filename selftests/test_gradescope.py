@@ -70,7 +70,7 @@ def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_p
         assert modes[script] & stat.S_IXUSR, script   # Gradescope runs them
     for name in ("grade_submission.py", "grade.py", "pyproject.toml", "README.md", "katas/k01_creation.py",
                  "reference/k01_creation.py", "tests/test_k01_creation.py", "curriculum/k01_creation.toml",
-                 "kata_harness/grading.py"):
+                 "kata_harness/judging/judge.py"):
         assert name in modes, name
     assert not [name for name in modes if "__pycache__" in name or name.endswith(".pyc")]
     assert settings == {"visibility": VISIBILITY, "lang": "en"}

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from kata_harness.commands.reset import BACKUPS
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs.text import use_colour
 from selftests.gradekit import ROOT, read_until, rest_of_output, run
 
@@ -92,7 +92,7 @@ def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
     assert done.returncode == 0, done.stderr
     backup = ROOT / done.stdout.split("saved to ")[1].split()[0]
     try:
-        assert backup.parent == BACKUPS and backup.read_text() == before
+        assert backup.parent == LAYOUT.backups and backup.read_text() == before
         after = run("k01", "--solutions", str(solutions), "--format", "json")
         assert '"status": "todo"' in after.stdout and "score" in after.stdout
         statuses = [line for line in after.stdout.splitlines() if '"status"' in line]

@@ -26,7 +26,7 @@ def _headings(lang: str) -> list[str]:
 def _citing_files():
     yield from sorted((ROOT / "katas").glob("k*.py"))
     yield from sorted((ROOT / "curriculum").glob("k*.toml"))
-    yield ROOT / "kata_harness" / "messages.py"
+    yield ROOT / "kata_harness" / "content" / "messages.py"
     yield ROOT / "README.md"
 
 

@@ -88,7 +88,7 @@ def test_every_probe_is_described_in_words_in_both_languages():
                 probes.add(node.args[0].value)
     assert probes, "no probes found"
     missing = sorted(name for name in probes if f"probe.{name}" not in MESSAGES)
-    assert not missing, f"probes without a description in kata_harness/messages.py: {missing}"
+    assert not missing, f"probes without a description in kata_harness/content/messages.py: {missing}"
 
 
 def test_a_probe_difference_names_what_was_observed_not_the_check():

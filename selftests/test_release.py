@@ -44,7 +44,7 @@ def _reference_bodies():
 
 def test_template_has_everything_a_student_needs_and_no_reference(template):
     for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", Layout.MANIFEST,
-                 "tests/answer_key.dat", "kata_harness/grading.py", "curriculum/k01_creation.toml",
+                 "tests/answer_key.dat", "kata_harness/judging/judge.py", "curriculum/k01_creation.toml",
                  "katas/k01_creation.py", "tests/test_k01_creation.py"):
         assert (template / name).is_file(), name
     assert not (template / "reference").exists()

@@ -246,18 +246,18 @@ def _project_copy(tmp_path):
 
 
 def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
-    """An argparse.py beside grade.py and an unchecked-hash .pyc in kata_harness/__pycache__ that
+    """An argparse.py beside grade.py and an unchecked-hash .pyc in kata_harness/judging/__pycache__ that
     would pass every function: grade.py imports neither, and the stubs still score 0."""
     copy = _project_copy(tmp_path)
     marker = tmp_path / "argparse-ran"
     (copy / "argparse.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit(0)\n")
-    evil = tmp_path / "grading.py"
-    honest = (copy / "kata_harness" / "grading.py").read_text()
+    evil = tmp_path / "judge.py"
+    honest = (copy / "kata_harness" / "judging" / "judge.py").read_text()
     evil.write_text(honest + "\n\ndef verdict_for(*args, **kwargs):\n    return Verdict('passed')\n")
-    pycache = copy / "kata_harness" / "__pycache__"
+    pycache = copy / "kata_harness" / "judging" / "__pycache__"
     pycache.mkdir()
     tag = sys.implementation.cache_tag
-    py_compile.compile(str(evil), cfile=str(pycache / f"grading.{tag}.pyc"), dfile=str(evil),
+    py_compile.compile(str(evil), cfile=str(pycache / f"judge.{tag}.pyc"), dfile=str(evil),
                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
     # The planted bytecode takes effect wherever Python's own import system loads the harness:
     # the attack is real, and only grade.py's source-only loader stops it.
