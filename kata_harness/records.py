@@ -7,9 +7,53 @@ it uses before it uses it. The types document the shapes (and let mypy check our
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from dataclasses import dataclass
+from typing import Any, Callable, TypedDict
 
 Description = dict[str, Any]   # describe.describe(...): {"kind": ..., and the facts of that kind}
+
+
+def plain(value):
+    """``tolist()`` output made JSON-friendly: complex numbers become [real, imag]."""
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, complex):
+        return [value.real, value.imag]
+    return value
+
+
+def device_name(device) -> str:
+    """A device as descriptions name it: ``cpu``, ``meta``, ``cuda`` (whatever its index)."""
+    return "cuda" if device.type == "cuda" else device.type
+
+
+@dataclass(frozen=True)
+class TensorFact:
+    """One fact a tensor's description holds. ``read(base, tensor)`` reads it through torch's
+    tensor base class (never through methods learner code could patch), as plain data."""
+
+    name: str
+    read: Callable[[Any, Any], Any]
+
+
+def _values(base, t):
+    """A tensor's values as nested lists; None on the data-less meta device."""
+    if base.device.__get__(t).type == "meta":
+        return None
+    return plain(base.tolist(base.cpu(base.detach(t))))
+
+
+# In the order differences are looked for (the first that differs is the one reported).
+TENSOR_FACTS = (
+    TensorFact("shape", lambda base, t: list(base.shape.__get__(t))),
+    TensorFact("dtype", lambda base, t: str(base.dtype.__get__(t))),
+    TensorFact("device", lambda base, t: device_name(base.device.__get__(t))),
+    TensorFact("values", _values),
+    TensorFact("requires_grad", lambda base, t: bool(base.requires_grad.__get__(t))),
+    TensorFact("leaf", lambda base, t: bool(base.is_leaf.__get__(t))),
+    TensorFact("history", lambda base, t: base.grad_fn.__get__(t) is not None),
+    TensorFact("contiguous", lambda base, t: bool(base.is_contiguous(t))),
+)
 
 
 class Raised(TypedDict, total=False):

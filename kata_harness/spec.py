@@ -16,20 +16,13 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from .aspects import BASIC, NAMES
 from .observation import containers
 
-# Aspects a Function may check. Structure (is it a tensor, a list of 3, ...) is always checked;
-# "container" also requires the same sequence type (a tuple where a list is expected fails).
-BASIC = ("shape", "dtype", "device", "values", "inputs", "container")
-ALL_ASPECTS = frozenset(BASIC + (
-    "requires_grad",   # result tensors' requires_grad flag
-    "leaf",            # result tensors are autograd leaves
-    "history",         # result tensors carry a grad_fn
-    "contiguous",      # result tensors' is_contiguous()
-    "grad",            # backward() through the result, gradients reaching the inputs
-    "independent",     # in-place writes to the inputs show in the result, and the other way
-    "rng",             # whether the call changed the global torch RNG state
-))
+# Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
+# ``records.TENSOR_FACTS``); "container" also requires the same sequence type as the reference's
+# (a tuple where a list is expected fails). Structure (a tensor, a list of 3, ...) is always checked.
+ALL_ASPECTS = NAMES
 
 DEVICES = ("cpu", "meta", "cuda")
 

@@ -7,8 +7,8 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import MESSAGES
-from kata_harness.judging.compare import Tolerance, compare_case, tidy_cut
-from kata_harness.judging.verdicts import Verdict
+from kata_harness.judging.compare import Tolerance, tidy_cut
+from kata_harness.judging.verdicts import Verdict, compare_case
 from kata_harness.layout import ROOT
 from kata_harness.outputs import text as text_report
 from kata_harness.outputs.explanations import pitfall_text, render, section_text

@@ -23,14 +23,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..aspects import ALWAYS_FOUND
 from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
 from ..files import read_regular
 from ..layout import ROOT, Layout
 
 KATA_NAME = re.compile(r"k\d\d_\w+")   # what batch and the selectors expect (k05_devices)
-# What a difference may be found by whatever a function checks: structure is always compared (a
-# wrong kind, length, subclass or module flag; a scalar's value), and the learner's code may raise.
-ALWAYS_FOUND = ("default", "raises", "kind", "subclass", "training", "shape", "values")
 MESSAGE_CUT = 300
 
 

@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..records import TENSOR_FACTS
+
 # Default tolerances by dtype (as torch.testing uses); exact for everything else.
 TOLERANCES = {
     "torch.float16": (1e-3, 1e-5), "torch.bfloat16": (1.6e-2, 1e-5),
@@ -19,8 +21,9 @@ TOLERANCES = {
     "float": (1e-6, 1e-6),
 }
 
-TENSOR_ORDER = ("shape", "dtype", "device", "values", "requires_grad", "leaf", "history", "contiguous")
-INPUT_ASPECTS = frozenset(("shape", "dtype", "device", "values", "requires_grad", "same_object", "grad"))
+TENSOR_ORDER = tuple(fact.name for fact in TENSOR_FACTS)
+# The differences found inside descriptions, which an aspect's check attributes to itself.
+STRUCTURE = TENSOR_ORDER + ("kind", "inputs", "subclass", "training", "raises")
 
 
 @dataclass
@@ -31,6 +34,7 @@ class Difference:
     key: str
     fields: dict = field(default_factory=dict)
     where: dict = field(default_factory=dict)   # {"key": "where.input", "name": "x", "path": "[0]"}
+    deferred: bool = False   # gives way to a difference a later aspect finds (it explains this one better)
 
 
 @dataclass
@@ -103,7 +107,7 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
     """First difference between two descriptions, looking only at ``aspects``."""
     y_kind, e_kind = yours.get("kind"), expected.get("kind")
     if y_kind == "error" or e_kind == "error":
-        return Difference("raises", "aspect.raises", {"error": _error_text((yours if y_kind == "error" else expected)
+        return Difference("raises", "aspect.raises", {"error": error_text((yours if y_kind == "error" else expected)
                                                                            .get("error", {}))}, where)
     if y_kind == "tensor-subclass":
         return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
@@ -226,73 +230,8 @@ def tidy_cut(text: str, limit: int | None = None) -> str:
     return (text[:space] if space > 0 else text).rstrip(",;:") + " ..."
 
 
-def _error_text(error: dict) -> str:
+def error_text(error: dict) -> str:
+    """An exception record (type, message, where) as the learner reads it."""
     kind, detail = error.get("type", "Exception"), tidy_cut(str(error.get("message", "")).strip())
     text = f"{kind}: {detail}" if detail else kind
     return text + (f"\n    at {error['where']}" if error.get("where") else "")
-
-
-def _relabel(found: Difference | None, aspect: str) -> Difference | None:
-    """Attribute a difference found deep inside a check to the check that found it."""
-    if found is not None and found.aspect in TENSOR_ORDER + ("kind", "inputs", "subclass", "training", "raises"):
-        found.aspect = aspect
-    return found
-
-
-def compare_case(yours: dict, expected: dict, aspects, tolerance: Tolerance) -> Difference | None:
-    """First difference between two observations of the same case."""
-    aspects = frozenset(aspects)
-    if "raised" in yours:
-        raised = yours["raised"]
-        aspect = "name_error" if raised.get("type") == "NameError" else "raises"
-        return Difference(aspect, "aspect.raises", {"error": _error_text(raised)}, {})
-    result_where = {"key": "where.result"}
-    found = compare(yours["result"], expected["result"], aspects, tolerance, result_where)
-    if found:
-        return found
-    names = expected.get("names", [])
-    deferred = None   # a module's state after the call: what the probes saw explains it better
-    if "inputs" in aspects:
-        for i, (y, e) in enumerate(zip(yours["inputs"], expected["inputs"])):
-            where = {"key": "where.input", "name": names[i] if i < len(names) else f"arg{i}"}
-            found = _relabel(compare(y, e, INPUT_ASPECTS, tolerance, where), "inputs")
-            if found and e.get("kind") == "module" and expected.get("probes"):
-                deferred = deferred or found
-            elif found:
-                return found
-    if "grad" in aspects and "grad" in expected:
-        y, e = yours["grad"], expected["grad"]
-        if y["backward"] != e["backward"]:
-            return Difference("grad", "aspect.backward", {"yours": y["backward"], "expected": e["backward"]}, {})
-        for i, (y_grad, e_grad) in enumerate(zip(y.get("grads", []), e.get("grads", []))):
-            where = {"key": "where.grad", "name": _leaf_name(expected, i)}
-            found = _relabel(compare(y_grad, e_grad, frozenset(("shape", "values")), tolerance, where), "grad")
-            if found:
-                return found
-    if "independent" in aspects and "after_input_write" in expected:
-        first_name = names[0] if names else "x"
-        found = _relabel(compare(yours["after_input_write"], expected["after_input_write"], frozenset(("values",)),
-                                 tolerance, {"key": "where.after_input_write", "name": first_name}), "independent")
-        if found:
-            return found
-        y_inputs, e_inputs = yours["after_result_write"], expected["after_result_write"]
-        if isinstance(e_inputs, list) and isinstance(y_inputs, list):
-            for i, (y, e) in enumerate(zip(y_inputs, e_inputs)):
-                where = {"key": "where.after_result_write", "name": names[i] if i < len(names) else f"arg{i}"}
-                found = _relabel(compare(y, e, frozenset(("values",)), tolerance, where), "independent")
-                if found:
-                    return found
-    if "rng" in aspects and "rng_changed" in expected and yours.get("rng_changed") != expected["rng_changed"]:
-        return Difference("rng", "aspect.rng", {"yours": yours.get("rng_changed"), "expected": expected["rng_changed"]})
-    for name, e in expected.get("probes", {}).items():
-        y = yours.get("probes", {}).get(name, {"kind": "none"})
-        found = _relabel(compare(y, e, frozenset(("shape", "dtype", "device", "values")), tolerance,
-                                 {"key": "where.probe", "name": name}), name)
-        if found:
-            return found
-    return deferred
-
-
-def _leaf_name(observation: dict, index: int) -> str:
-    leaves = observation["grad"].get("leaves") or []
-    return leaves[index] if index < len(leaves) else f"input {index}"

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
 
-from .compare import Difference, Tolerance, compare_case
+from ..aspects import ASPECTS, Judging
+from .compare import Difference, Tolerance, error_text
 
 
 class Status(str, Enum):
@@ -72,3 +73,24 @@ def judge(aspects, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict
             if found:
                 return Verdict(Status.FAILED, device, e.get("call", ""), e.get("label"), found, printed=y.get("printed", ""))
     return Verdict(Status.PASSED)
+
+
+def compare_case(yours: dict, expected: dict, aspects, tolerance: Tolerance) -> Difference | None:
+    """The first difference between two observations of the same case: what the learner's call
+    raised, else what each aspect of the table (``aspects.ASPECTS``) finds, in its order, among
+    those always checked and those the function chose (``aspects``)."""
+    chosen = frozenset(aspects)
+    if "raised" in yours:
+        raised = yours["raised"]
+        aspect = "name_error" if raised.get("type") == "NameError" else "raises"
+        return Difference(aspect, "aspect.raises", {"error": error_text(raised)}, {})
+    judging = Judging(chosen, tolerance, expected.get("names", []))
+    deferred = None
+    for each in ASPECTS:
+        if not (each.always or each.name in chosen):
+            continue
+        found = each.compare(yours, expected, judging)
+        if found is not None and not found.deferred:
+            return found
+        deferred = deferred or found
+    return deferred

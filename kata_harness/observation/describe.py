@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..records import TENSOR_FACTS, device_name, plain
 from . import containers
 
 # Any: its descriptors are read unbound (``_Base.dtype.__get__(t)``), which the stubs do not describe.
@@ -27,23 +28,9 @@ SMALL_TENSOR = 8             # tensors up to this many elements are shown with t
 # Describing objects
 
 
-def _plain(value):
-    """Make tolist() output JSON-friendly: complex numbers become [real, imag]."""
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, complex):
-        return [value.real, value.imag]
-    return value
-
-
-def _device_name(device) -> str:
-    return "cuda" if device.type == "cuda" else device.type
-
-
 def _tensor_values(t):
-    if _Base.device.__get__(t).type == "meta":
-        return None
-    return _plain(_Base.tolist(_Base.cpu(_Base.detach(t))))
+    """A tensor's values as plain data (None on the meta device)."""
+    return next(fact for fact in TENSOR_FACTS if fact.name == "values").read(_Base, t)
 
 
 def describe(obj, *, before: dict | None = None, path: str = "", depth: int = 0) -> dict:
@@ -61,18 +48,7 @@ def _describe(obj, before, path, depth):
     if depth > 12:
         return {"kind": "object", "class": "too deeply nested"}
     if kind in _PLAIN_TENSORS:
-        desc = {
-            "kind": "tensor",
-            "class": kind.__name__,
-            "shape": list(_Base.shape.__get__(obj)),
-            "dtype": str(_Base.dtype.__get__(obj)),
-            "device": _device_name(_Base.device.__get__(obj)),
-            "requires_grad": bool(_Base.requires_grad.__get__(obj)),
-            "leaf": bool(_Base.is_leaf.__get__(obj)),
-            "history": _Base.grad_fn.__get__(obj) is not None,
-            "contiguous": bool(_Base.is_contiguous(obj)),
-            "values": _tensor_values(obj),
-        }
+        desc = {"kind": "tensor", "class": kind.__name__, **{fact.name: fact.read(_Base, obj) for fact in TENSOR_FACTS}}
         if before is not None:
             desc["same_object"] = before.get(path) == _identity(obj)
             # Only leaves keep .grad (reading it on a non-leaf just warns).
@@ -83,9 +59,9 @@ def _describe(obj, before, path, depth):
         return {"kind": "tensor-subclass", "class": kind.__name__}
     if kind is np.ndarray:
         return {"kind": "ndarray", "shape": list(obj.shape), "dtype": str(obj.dtype),
-                "values": _plain(obj.tolist()) if obj.dtype != object else None}
+                "values": plain(obj.tolist()) if obj.dtype != object else None}
     if isinstance(obj, np.generic):
-        return {"kind": "numpy-scalar", "dtype": str(obj.dtype), "value": _plain(obj.item())}
+        return {"kind": "numpy-scalar", "dtype": str(obj.dtype), "value": plain(obj.item())}
     if obj is None:
         return {"kind": "none"}
     if kind in (bool, int, float, str):
@@ -109,7 +85,7 @@ def _describe(obj, before, path, depth):
             "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
         }
     if kind is torch.device:
-        return {"kind": "device", "value": _device_name(obj)}
+        return {"kind": "device", "value": device_name(obj)}
     if kind is torch.dtype:
         return {"kind": "dtype", "value": str(obj)}
     return {"kind": "object", "class": kind.__name__}
@@ -143,7 +119,7 @@ def _render(obj, depth):
         device = _Base.device.__get__(obj)
         extras = [] if dtype == "float32" else [f"dtype={dtype}"]
         if device.type != "cpu":
-            extras.append(f"device='{_device_name(device)}'")
+            extras.append(f"device='{device_name(device)}'")
         if _Base.requires_grad.__get__(obj):
             extras.append("requires_grad=True")
         if not _Base.is_contiguous(obj):
@@ -156,7 +132,7 @@ def _render(obj, depth):
         return f"tensor({', '.join([body] + extras)})"
     if kind is np.ndarray:
         if 0 < obj.size <= SMALL_TENSOR and obj.dtype != object:
-            return f"np.array({_render_values(_plain(obj.tolist()))}, dtype={obj.dtype})"
+            return f"np.array({_render_values(plain(obj.tolist()))}, dtype={obj.dtype})"
         return f"np.ndarray(<shape {obj.shape}>, dtype={obj.dtype})"
     if depth > 3:
         return "..."
@@ -173,7 +149,7 @@ def _render(obj, depth):
         children = [type(c).__name__ for c in obj.children()]
         inner = ", ".join(children) if children else obj.extra_repr()
         flag = "" if obj.training else ", eval mode"
-        place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {_device_name(_Base.device.__get__(p))}"
+        place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {device_name(_Base.device.__get__(p))}"
                       for p in obj.parameters()), "")
         return f"{kind.__name__}({inner}{place}{flag})"
     if kind is torch.device:

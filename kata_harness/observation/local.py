@@ -17,7 +17,7 @@ from ..judging.compare import Tolerance
 from ..judging.verdicts import Reason, Verdict, judge
 from ..layout import LAYOUT
 from ..spec import Function, Kata
-from .observe import call, observe_function
+from .observe import call_catching, observe_function
 
 # Kata tensors are tiny: extra threads only add wake-up latency (tens of ms per op on 2 cores).
 torch.set_num_threads(1)
@@ -42,7 +42,7 @@ def load_module(path: Path, name: str | None = None):
 def import_learner(path: Path):
     """Import a learner's kata file as grading does everywhere: returns (module, None), or
     (None, the ``Reason`` it could not be imported: a syntax error with its line, or what raised)."""
-    module, error, _ = call(load_module, (path,), {}, str(path))
+    module, error, _ = call_catching(load_module, (path,), {}, str(path))
     if error is None:
         return module, None
     if error["type"] == "SyntaxError":

@@ -20,10 +20,11 @@ from typing import cast
 import numpy as np
 import torch
 
+from ..aspects import ASPECTS, ObservedCall
 from ..records import Observation, Raised
-from ..spec import Call, Case, Function
+from ..spec import Case, Function
 from . import containers
-from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
+from .describe import _Base, _identity, _no_torch_function, _tensors_by_path, render_call
 
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
@@ -106,7 +107,7 @@ def _error_record(error: BaseException, learner_file: str | None) -> Raised:
     return record
 
 
-def call(fn, args, kwargs, learner_file=None):
+def call_catching(fn, args, kwargs, learner_file=None):
     """Call ``fn`` catching everything (SystemExit, KeyboardInterrupt, pytest.skip too) and
     capturing what it prints. Returns (result, error record or None, printed text)."""
     capture = _Capture()
@@ -172,54 +173,35 @@ def _arrays(obj):
 # Observing one case
 
 
-def _backward(result, args, kwargs, names) -> dict:
-    """Back-propagate result.sum() and report the gradients that reach leaf inputs."""
-    leaves, leaf_names = [], []
-    for name, value in zip(names, list(args) + list(kwargs.values())):
-        for path, t in _tensors_by_path(value).items():
-            if _Base.requires_grad.__get__(t) and _Base.is_leaf.__get__(t):
-                leaves.append(t)
-                leaf_names.append(name + path)
-    if type(result) not in _PLAIN_TENSORS or not _Base.requires_grad.__get__(result):
-        return {"backward": "no graph", "leaves": leaf_names}
-    try:
-        with _no_torch_function():
-            _autograd_backward(_Base.sum(result))
-    except BaseException as error:
-        return {"backward": f"{type(error).__name__}: {str(error)[:300]}", "leaves": leaf_names}
-    grads = [describe(_Base.grad.__get__(t)) for t in leaves]
-    return {"backward": "ok", "leaves": leaf_names, "grads": grads}
-
-
 def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner_file=None) -> Observation:
-    """Call ``fn`` on case ``case`` built fresh for ``device`` and record what the spec checks."""
+    """Call ``fn`` on case ``case`` built fresh for ``device`` and record what the spec checks:
+    the call as the learner would write it, what it printed, what it raised, or else what each
+    aspect that applies observes (``aspects.ASPECTS``, stage by stage)."""
     target = torch.device(device)
     reset_global_state()
     args, kwargs = case.build(seed, target)
     names = parameter_names(fn, len(args)) + list(kwargs)
     observation: Observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
-    before = _identities(args, kwargs)
-    rng_before = rng_digest() if "rng" in spec.aspects else None
-    result, error, printed = call(fn, args, kwargs, learner_file)
+    applying = [aspect for aspect in ASPECTS if aspect.applies(spec.aspects, device)]
+    seen = ObservedCall(fn, spec, device, args, kwargs, None, names, _identities(args, kwargs), learner_file,
+                        again=lambda: _again(fn, case, seed, target, learner_file))
+    seen.before = {aspect.name: aspect.before(seen) for aspect in applying}
+    result, error, printed = call_catching(fn, args, kwargs, learner_file)
     observation["printed"] = _printed(printed)
     if error:
         observation["raised"] = error
         return observation
-    observation["result"] = describe(result)
-    if rng_before is not None:
-        observation["rng_changed"] = rng_digest() != rng_before
-    observation["inputs"] = [describe(a, before=before, path=f"{i}") for i, a in enumerate(args)] + \
-        [describe(v, before=before, path=k) for k, v in kwargs.items()]
-    for probe in spec.probes:
-        value, probe_error, _ = call(probe.observe, (Call(fn, args, kwargs, result),), {}, learner_file)
-        observation.setdefault("probes", {})[probe.name] = \
-            describe(value) if probe_error is None else {"kind": "error", "error": probe_error}
-    if "grad" in spec.aspects:
-        observation["grad"] = _backward(result, args, kwargs, names)
-    if "independent" in spec.aspects and device != "meta":
-        observation["after_input_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=True)
-        observation["after_result_write"] = _after_write(fn, case, seed, target, learner_file, poke_inputs=False)
+    seen.result = result
+    for stage in sorted({aspect.stage for aspect in applying}):
+        for aspect in applying:
+            if aspect.stage == stage:
+                observation.update(aspect.observe(seen))   # type: ignore[typeddict-item]
     return observation
+
+
+def autograd_backward(tensor) -> None:
+    """``torch.autograd.backward`` as it was when the harness loaded (learner code may replace it)."""
+    _autograd_backward(tensor)
 
 
 def _identities(args, kwargs) -> dict:
@@ -229,18 +211,12 @@ def _identities(args, kwargs) -> dict:
     return {path: _identity(t) for path, t in found.items()}
 
 
-def _after_write(fn, case, seed, target, learner_file, poke_inputs: bool):
-    """A fresh call, then an in-place write to the inputs (or the result); what the other shows."""
+def _again(fn, case, seed, target, learner_file):
+    """A second, fresh call of case ``case``: (args, kwargs, result, error record or None)."""
     reset_global_state()
     args, kwargs = case.build(seed, target)
-    result, error, _ = call(fn, args, kwargs, learner_file)
-    if error:
-        return {"kind": "error", "error": error}
-    if poke_inputs:
-        poke([args, kwargs])
-        return describe(result)
-    poke(result)
-    return [describe(a) for a in args] + [describe(v) for v in kwargs.values()]
+    result, error, _ = call_catching(fn, args, kwargs, learner_file)
+    return args, kwargs, result, error
 
 
 def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[Observation]:

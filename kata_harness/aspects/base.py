@@ -1,0 +1,75 @@
+"""What every aspect is: its observing half (in the child) and its comparing half (in the parent)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..judging.compare import STRUCTURE, Difference, Tolerance
+
+
+@dataclass
+class ObservedCall:
+    """One call as the child saw it, handed to each aspect's ``observe``: the function and the
+    case, the arguments after the call and its result, the parameter names, the identities of the
+    input tensors before the call, and ``again()``: fresh arguments and a fresh call, for an aspect
+    that must call the function a second time."""
+
+    fn: Callable
+    spec: Any                      # the spec.Function being checked
+    device: str
+    args: list
+    kwargs: dict
+    result: Any
+    names: list[str]
+    identities: dict               # path -> (id, data pointer) of each input tensor before the call
+    learner_file: str | None
+    again: Callable[[], tuple[list, dict, Any, Any]]   # -> (args, kwargs, result, error record or None)
+    before: dict = field(default_factory=dict)         # what aspects recorded before the call, by name
+
+
+@dataclass
+class Judging:
+    """What the comparing halves need besides the two observations: the function's chosen aspects
+    and tolerance, and the parameter names (for messages)."""
+
+    aspects: frozenset
+    tolerance: Tolerance
+    names: list
+
+
+class Aspect:
+    """One aspect. ``always``: observed and compared for every function (else only when named in
+    ``Function(aspects=...)``). ``stage``: 1 observes right after the call, 2 after the stage-1
+    aspects, 3 last (it may run the function again or change its inputs' gradients). ``fields``:
+    what it adds to an observation. ``pitfalls``: the pitfall keys its differences carry."""
+
+    name: str = ""
+    always: bool = False
+    stage: int = 1
+    fields: tuple[str, ...] = ()
+    pitfalls: tuple[str, ...] = ()
+
+    def applies(self, chosen, device: str) -> bool:
+        """Whether this aspect observes a call of a function that chose ``chosen``, on ``device``."""
+        return self.always or self.name in chosen
+
+    def before(self, call: ObservedCall) -> Any:
+        """What to remember just before the call (kept in ``call.before[self.name]``)."""
+        return None
+
+    def observe(self, call: ObservedCall) -> dict:
+        """The fields this aspect adds to the observation of ``call`` (in the child)."""
+        raise NotImplementedError
+
+    def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:
+        """The first difference this aspect finds between two observations of one case (in the
+        parent); a difference marked ``deferred`` gives way to one a later aspect finds."""
+        raise NotImplementedError
+
+
+def relabel(found: Difference | None, aspect: str) -> Difference | None:
+    """Attribute a difference found deep inside an aspect's check to that aspect (its pitfall text)."""
+    if found is not None and found.aspect in STRUCTURE:
+        found.aspect = aspect
+    return found

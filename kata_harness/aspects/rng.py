@@ -1,0 +1,33 @@
+"""The global random number generator: whether the call changed torch's global CPU RNG state, as
+the reference does or does not (a function with a generator of its own must leave it alone)."""
+
+from __future__ import annotations
+
+from ..judging.compare import Difference
+from .base import Aspect, Judging, ObservedCall
+
+
+class Rng(Aspect):
+    """Whether the call drew from (or reseeded) the global generator."""
+
+    name = "rng"
+    fields = ("rng_changed",)
+
+    def before(self, call: ObservedCall):
+        from ..observation.observe import rng_digest  # deferred: it imports torch (only the child observes)
+
+        return rng_digest()
+
+    def observe(self, call: ObservedCall) -> dict:
+        from ..observation.observe import rng_digest  # deferred: it imports torch (only the child observes)
+
+        return {"rng_changed": rng_digest() != call.before[self.name]}
+
+    def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:
+        if "rng_changed" in expected and yours.get("rng_changed") != expected["rng_changed"]:
+            return Difference(self.name, "aspect.rng", {"yours": yours.get("rng_changed"),
+                                                        "expected": expected["rng_changed"]})
+        return None
+
+
+RNG = Rng()
