@@ -11,13 +11,13 @@ Adding an aspect is one file here and one entry in ``ASPECTS``. Facts about a te
 dtype, values, ...) are the table ``result.TENSOR_FACTS``, which both the describer and the
 comparison read.
 
-Nothing here imports torch at import time: grade.py's parent imports this package to compare. An
-aspect's ``observe`` imports what it needs when it runs, in the child.
+Nothing here imports torch: grade.py's parent imports this package to compare, and an aspect's
+``observe`` works with the instruments the observing room hands it (``Instruments``), in the child.
 """
 
 from __future__ import annotations
 
-from .base import Aspect, Judging, ObservedCall
+from .base import Aspect, Instruments, Judging, ObservedCall
 from .grad import GRAD
 from .independent import INDEPENDENT
 from .inputs import INPUTS
@@ -37,4 +37,5 @@ BASIC = ("shape", "dtype", "device", "values", "inputs", "container")   # what m
 # (a wrong kind, length, subclass or module flag; a scalar's value), and the learner's code may raise.
 ALWAYS_FOUND = ("default", "raises") + tuple(key for aspect in ASPECTS if aspect.always for key in aspect.pitfalls)
 
-__all__ = ["ALWAYS_FOUND", "ASPECTS", "Aspect", "BASIC", "CHOSEN", "Judging", "NAMES", "ObservedCall", "TENSOR_FACTS"]
+__all__ = ["ALWAYS_FOUND", "ASPECTS", "Aspect", "BASIC", "CHOSEN", "Instruments", "Judging", "NAMES", "ObservedCall",
+           "TENSOR_FACTS"]

@@ -9,11 +9,29 @@ from ..judging.compare import STRUCTURE, Difference, Tolerance
 
 
 @dataclass
+class Instruments:
+    """What the observing room (``observation``) hands each aspect to observe with, so that no aspect
+    imports torch: the describer, the reader of torch's tensor facts (``base``: torch's tensor base
+    class, never patched methods), and the harness's own calls of learner code and of autograd."""
+
+    describe: Callable[..., dict]           # describe(obj, before=None, path="") -> plain data
+    tensors_by_path: Callable[..., dict]    # every plain tensor inside an object, by path
+    plain_tensors: tuple                    # the tensor classes described as tensors
+    base: Any                               # torch's tensor base class
+    torch_functions_off: Callable[[], Any]  # a context without __torch_function__
+    backward: Callable[[Any], None]         # torch.autograd.backward as it was when the harness loaded
+    poke: Callable[[Any], None]             # change every tensor and array inside an object in place
+    rng_digest: Callable[[], str]           # a fingerprint of the global torch RNG state
+    call_catching: Callable[..., tuple]     # (fn, args, kwargs, learner_file) -> (result, error, printed)
+    probe_call: Callable[..., Any]          # spec.Call(fn, args, kwargs, result): what a probe is given
+
+
+@dataclass
 class ObservedCall:
     """One call as the child saw it, handed to each aspect's ``observe``: the function and the
     case, the arguments after the call and its result, the parameter names, the identities of the
-    input tensors before the call, and ``again()``: fresh arguments and a fresh call, for an aspect
-    that must call the function a second time."""
+    input tensors before the call, ``again()``: fresh arguments and a fresh call, for an aspect that
+    must call the function a second time, and the instruments to observe with."""
 
     fn: Callable
     spec: Any                      # the spec.Function being checked
@@ -25,6 +43,7 @@ class ObservedCall:
     identities: dict               # path -> (id, data pointer) of each input tensor before the call
     learner_file: str | None
     again: Callable[[], tuple[list, dict, Any, Any]]   # -> (args, kwargs, result, error record or None)
+    tools: Instruments
     before: dict = field(default_factory=dict)         # what aspects recorded before the call, by name
 
 

@@ -17,25 +17,23 @@ class Grad(Aspect):
     fields = ("grad",)
 
     def observe(self, call: ObservedCall) -> dict:
-        # deferred: torch is imported in the child only
-        from ..observation.describe import _PLAIN_TENSORS, _Base, _no_torch_function, _tensors_by_path, describe
-        from ..observation.observe import autograd_backward
-
+        tools = call.tools
+        base = tools.base
         leaves, leaf_names = [], []
         for name, value in zip(call.names, list(call.args) + list(call.kwargs.values())):
-            for path, t in _tensors_by_path(value).items():
-                if _Base.requires_grad.__get__(t) and _Base.is_leaf.__get__(t):
+            for path, t in tools.tensors_by_path(value).items():
+                if base.requires_grad.__get__(t) and base.is_leaf.__get__(t):
                     leaves.append(t)
                     leaf_names.append(name + path)
         result = call.result
-        if type(result) not in _PLAIN_TENSORS or not _Base.requires_grad.__get__(result):
+        if type(result) not in tools.plain_tensors or not base.requires_grad.__get__(result):
             return {"grad": {"backward": "no graph", "leaves": leaf_names}}
         try:
-            with _no_torch_function():
-                autograd_backward(_Base.sum(result))
+            with tools.torch_functions_off():
+                tools.backward(base.sum(result))
         except BaseException as error:
             return {"grad": {"backward": f"{type(error).__name__}: {str(error)[:BACKWARD_CUT]}", "leaves": leaf_names}}
-        grads = [describe(_Base.grad.__get__(t)) for t in leaves]
+        grads = [tools.describe(base.grad.__get__(t)) for t in leaves]
         return {"grad": {"backward": "ok", "leaves": leaf_names, "grads": grads}}
 
     def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:

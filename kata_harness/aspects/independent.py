@@ -20,9 +20,7 @@ class Independent(Aspect):
         return self.name in chosen and device != "meta"
 
     def observe(self, call: ObservedCall) -> dict:
-        from ..observation.describe import describe  # deferred: it imports torch (only the child observes)
-        from ..observation.observe import poke
-
+        describe, poke = call.tools.describe, call.tools.poke
         args, kwargs, result, error = call.again()
         if error:
             after_input_write = {"kind": "error", "error": error}

@@ -18,8 +18,7 @@ class Inputs(Aspect):
     fields = ("inputs",)
 
     def observe(self, call: ObservedCall) -> dict:
-        from ..observation.describe import describe  # deferred: it imports torch (only the child observes)
-
+        describe = call.tools.describe
         positional = [describe(a, before=call.identities, path=f"{i}") for i, a in enumerate(call.args)]
         return {"inputs": positional + [describe(v, before=call.identities, path=k) for k, v in call.kwargs.items()]}
 

@@ -20,16 +20,12 @@ class Probes(Aspect):
         return True
 
     def observe(self, call: ObservedCall) -> dict:
-        # deferred: torch is imported in the child only
-        from ..observation.describe import describe
-        from ..observation.observe import call_catching
-        from ..spec import Call
-
+        tools = call.tools
         seen = {}
         for probe in call.spec.probes:
-            value, error, _ = call_catching(probe.observe, (Call(call.fn, call.args, call.kwargs, call.result),), {},
-                                            call.learner_file)
-            seen[probe.name] = describe(value) if error is None else {"kind": "error", "error": error}
+            given = tools.probe_call(call.fn, call.args, call.kwargs, call.result)
+            value, error, _ = tools.call_catching(probe.observe, (given,), {}, call.learner_file)
+            seen[probe.name] = tools.describe(value) if error is None else {"kind": "error", "error": error}
         return {"probes": seen} if seen else {}
 
     def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:

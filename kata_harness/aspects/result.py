@@ -17,9 +17,7 @@ class Result(Aspect):
     pitfalls = ("kind", "subclass", "training", "shape", "values")
 
     def observe(self, call: ObservedCall) -> dict:
-        from ..observation.describe import describe  # deferred: it imports torch (only the child observes)
-
-        return {"result": describe(call.result)}
+        return {"result": call.tools.describe(call.result)}
 
     def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:
         return compare(yours["result"], expected["result"], judging.aspects, judging.tolerance, {"key": "where.result"})

@@ -14,14 +14,10 @@ class Rng(Aspect):
     fields = ("rng_changed",)
 
     def before(self, call: ObservedCall):
-        from ..observation.observe import rng_digest  # deferred: it imports torch (only the child observes)
-
-        return rng_digest()
+        return call.tools.rng_digest()
 
     def observe(self, call: ObservedCall) -> dict:
-        from ..observation.observe import rng_digest  # deferred: it imports torch (only the child observes)
-
-        return {"rng_changed": rng_digest() != call.before[self.name]}
+        return {"rng_changed": call.tools.rng_digest() != call.before[self.name]}
 
     def compare(self, yours: dict, expected: dict, judging: Judging) -> Difference | None:
         if "rng_changed" in expected and yours.get("rng_changed") != expected["rng_changed"]:

@@ -20,12 +20,15 @@ asked for, so ``hint`` and ``reset`` answer without loading anything that starts
 from __future__ import annotations
 
 import argparse
+import importlib  # only the subcommand asked for: hint and reset must not load the heavy ones
 import os
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from ..content.messages import LANGUAGES
+from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
+from ..isolation.sandbox import available
 
 AGAINST = ("reference", "answer-key")
 FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
@@ -197,7 +200,6 @@ class Command:
 
     def run(self) -> int:
         """Run the subcommand; returns its exit status (a refusal raises ``UsageError``)."""
-        import importlib  # only the subcommand asked for: hint and reset must not load the heavy ones
 
         return importlib.import_module(f"{__name__}.{self.name}").run(self.args, started=self.started)
 def parse(argv: list[str], started: float) -> Command:
@@ -215,9 +217,7 @@ def parse(argv: list[str], started: float) -> Command:
         if args.max_hint_level is not None and not args.classroom50:
             parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR or "
                                                 "--classroom50 DIR")
-    from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
     if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT:
-        from ..isolation.sandbox import available
         if not available() or getattr(args, "no_sandbox", False):   # learner code will run as that user
             try:
                 check_learner_user()   # one that cannot run grading stops us before any grading

@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -190,7 +191,6 @@ def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> st
     sources = [(path.relative_to(ROOT).as_posix(), path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
                for path in sorted((ROOT / folder).rglob("*.py" if folder != "curriculum" else "*.toml"))]
     try:
-        from importlib.metadata import version
         torch_version = version("torch")
     except Exception:
         torch_version = "?"

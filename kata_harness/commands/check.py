@@ -26,7 +26,15 @@ from pathlib import Path
 from ..aspects import ALWAYS_FOUND
 from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
 from ..files import read_regular
+from ..isolation import sandbox
+from ..isolation.channel import learner_lane
+from ..judging import answer_key, hidden
+from ..judging.expectations import ANSWER_KEY, REFERENCE, Recorded, observe_reference
+from ..judging.judge import grade
+from ..judging.verdicts import Status
 from ..layout import ROOT, Layout
+from ..observation.local import load_kata_spec
+from ..outputs.explanations import explain
 
 KATA_NAME = re.compile(r"k\d\d_\w+")   # what batch and the selectors expect (k05_devices)
 MESSAGE_CUT = 300
@@ -88,7 +96,6 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
 def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
     """{kata: its test module's Kata}, after checking that it names the curriculum's functions and
     that every pitfall key names an aspect, a case label or a probe of its function."""
-    from ..observation.local import load_kata_spec
 
     specs = {}
     for kata, info in katas.items():
@@ -144,7 +151,6 @@ def _definitions(root: Path, katas: dict, parts: dict, problems: list) -> None:
 
 def _answer_key(root: Path, katas: dict, problems: list):
     """The answer key when it is fresh for every kata (else None), after naming what is out of date."""
-    from ..judging import answer_key, hidden
 
     freeze = "run `python grade.py freeze`"
     key = answer_key.load(Layout(root).answer_key)
@@ -177,7 +183,6 @@ def _answer_key(root: Path, katas: dict, problems: list):
 def _first_lines(verdict, info, folder: str) -> str:
     """The learner's message for ``verdict`` on one line, what went wrong first (the call it was
     found on, often long, last), cut to ``MESSAGE_CUT`` characters."""
-    from ..outputs.explanations import explain
 
     explained = explain(verdict, info, "en", solutions=folder)
     text = " | ".join(filter(None, [explained.differed.replace("\n", " "), explained.called and
@@ -188,8 +193,6 @@ def _first_lines(verdict, info, folder: str) -> str:
 def _grading(root: Path, functions: list, key, problems: list) -> None:
     """Grade as grade.py does: the referee observes the reference once; the reference is graded
     against that and against the answer key, the stubs against that."""
-    from ..isolation import sandbox
-    from ..isolation.channel import learner_lane
 
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
     lanes = {folder: learner_lane(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
@@ -204,9 +207,6 @@ def _grading(root: Path, functions: list, key, problems: list) -> None:
 
 def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict) -> None:
     """``_grading``'s passes: the reference against itself and against the key, the stubs."""
-    from ..judging.expectations import ANSWER_KEY, REFERENCE, Recorded, observe_reference
-    from ..judging.judge import grade
-    from ..judging.verdicts import Status
 
     observed = observe_reference(functions, Layout(root).reference)
     for name, verdict in observed.verdicts.items():

@@ -43,6 +43,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from ..content.curriculum import cap_hints as cap_file
 from ..content.curriculum import load_curriculum
 from ..judging import answer_key, hidden, integrity
 from ..layout import LAYOUT, ROOT, Layout
@@ -155,7 +156,6 @@ def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | No
     change the observations of), and the hidden key is bound to the answer key's bytes, so both
     are written again for the template (the hidden one with the ``secret``, which
     ``check_hidden_key`` made sure opens it)."""
-    from ..content.curriculum import cap_hints as cap_file
 
     for path in sorted((out / "curriculum").glob("*.toml")):
         cap_file(path, level)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from ..content.curriculum import UnknownSelector, load_curriculum, resolve
 from ..content.messages import message
+from ..judging import hidden
+from ..judging.expectations import NoExpectations, open_source
 from ..layout import ROOT
 from . import UsageError
 
@@ -42,7 +44,6 @@ def existing_solutions(name: str, lang: str) -> Path:
 def read_secret(path: str | None, command: str):
     """The instructor's secret (``hidden.read_secret``: ``--secret-file`` or ``KATA_SECRET``; None
     when there is none); raises ``UsageError`` when the secret file cannot be read."""
-    from ..judging import hidden
 
     try:
         return hidden.read_secret(path)
@@ -53,7 +54,6 @@ def read_secret(path: str | None, command: str):
 def expectations_for(against: str | None, lang: str, *, official: bool = False):
     """The one source of expected results (``expectations.open_source``); raises ``UsageError``
     when there is none."""
-    from ..judging.expectations import NoExpectations, open_source
 
     try:
         return open_source(ROOT, against, official=official)

@@ -16,9 +16,13 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10
     import tomli as tomllib
 
+import difflib
+import json
+import re
+
 from ..files import read_regular
 from ..layout import LAYOUT
-from .messages import pick
+from .messages import LANGUAGES, pick
 
 
 @dataclass
@@ -159,7 +163,6 @@ HINT_LEVELS = 3    # a nudge, the API to use, nearly the answer
 
 def did_you_mean(word: str, known) -> str:
     """`` (did you mean `KEY`?)`` for the known key closest to a mistyped ``word`` ("" when none is close)."""
-    import difflib
 
     match = difflib.get_close_matches(word, list(known), n=1)
     return f" (did you mean `{match[0]}`?)" if match else ""
@@ -167,7 +170,6 @@ def did_you_mean(word: str, known) -> str:
 
 def _texts(value, where: str, problems: list) -> None:
     """A bilingual text ``{en = "...", zh = "..."}``: both languages, nothing else."""
-    from .messages import LANGUAGES
 
     if not isinstance(value, dict):
         problems.append(f"`{where}` must be a table {{ en = \"...\", zh = \"...\" }}")
@@ -234,14 +236,12 @@ def lint_kata(data: dict) -> list[str]:
 
 
 def _toml_key(key: str) -> str:
-    import re
 
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
 
 
 def _toml_value(value) -> str:
     """``value`` as a TOML value on one line (strings as basic strings, tables inline)."""
-    import json
 
     if isinstance(value, bool):
         return "true" if value else "false"

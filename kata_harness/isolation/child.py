@@ -13,13 +13,18 @@ serial child that will not run the job, see ``channel.SerialChild``).
 
 from __future__ import annotations
 
+import builtins
 import gc
 import json
 import os
+import signal
 import sys
+import tempfile
+import threading
+from pathlib import Path
 
 from ..layout import LAYOUT
-from . import sandbox
+from . import processes, sandbox
 from .protocol import OUTPUT_MARK
 
 _SPECS: dict = {}   # kata -> its spec, loaded by a zygote before it forks its jobs
@@ -64,8 +69,6 @@ def _private_streams():
 
 def main(argv: list[str]) -> None:
     """Entry point; ``argv`` holds flags: --warm, --zygote, --serial, --sandboxed."""
-    from . import processes
-
     events, jobs = _private_streams()
     sandbox.apply_limits()
     # No process of the same user may read or write this one's memory (a job forked from it, a
@@ -74,11 +77,11 @@ def main(argv: list[str]) -> None:
     if "--sandboxed" in argv:
         # Every folder in the sandbox is read-only, which tempfile.gettempdir() (called by torch's
         # lazy imports for the path of a cache it never writes here) would otherwise refuse.
-        import tempfile
         tempfile.tempdir = "/tmp"
     serves_learners = "--zygote" in argv or "--serial" in argv
     if serves_learners:
         processes.drop_capabilities()
+    # deferred: these import torch, the slow part, once the streams and the limits are in place
     from ..observation import local as in_process
     from ..observation import observe
     warm = "--warm" in argv or serves_learners
@@ -116,8 +119,6 @@ def _read_job(jobs) -> dict | None:
 
 def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
-    from . import processes
-
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     # The kata specs are the instructor's, loaded once here rather than in every job.
@@ -174,13 +175,13 @@ def _serve_serially(events, jobs, in_process, observe) -> None:
 def _watched_namespaces() -> list:
     """Where a learner's kata could change what the next kata sees: torch and its tensor class,
     torch.nn and its module machinery, autograd, NumPy, the builtins and every harness module."""
-    import builtins
 
+    # deferred: torch is imported by the child only, after its limits are set
     import numpy
     import torch
     import torch.nn.functional
 
-    harness = [module for name, module in sys.modules.items() if name.split(".")[0] == __package__]
+    harness = [module for name, module in sys.modules.items() if name.split(".")[0] == __package__.split(".")[0]]
     return [torch, torch.Tensor, torch.nn, torch.nn.functional, torch.nn.Module, torch.nn.modules.module,
             torch.autograd, torch.random, numpy, numpy.random, builtins, *harness]
 
@@ -188,7 +189,6 @@ def _watched_namespaces() -> list:
 def _fingerprint() -> tuple[dict, frozenset]:
     """What ``_changes`` compares: the identity of every attribute of the watched namespaces, and
     the threads alive."""
-    import threading
 
     names = {(id(space), name): id(value) for space in _watched_namespaces() for name, value in vars(space).items()}
     return names, frozenset(thread.ident for thread in threading.enumerate())
@@ -205,7 +205,6 @@ def _changes(before: tuple[dict, frozenset]) -> bool:
 def _clear_up(pid: int, sandboxed: bool, processes) -> None:
     """Kill everything the job left running before the next job. (It can have left no files: in
     the sandbox every folder it could write is read-only.)"""
-    import signal
 
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -228,7 +227,6 @@ def _clear_up(pid: int, sandboxed: bool, processes) -> None:
 
 def _run_job(send, job: dict, in_process, observe) -> None:
     """Observe what ``job`` asks for, ending with the ``done`` event."""
-    from pathlib import Path
 
     functions = [tuple(f) for f in job["functions"]]
     extras = job.get("extras") or {}   # official grading's extra cases: {"kata.function": [[index, seed], ...]}
@@ -244,7 +242,7 @@ def _run_job(send, job: dict, in_process, observe) -> None:
 def _warm_up() -> None:
     """Make torch load now what it loads on first use (about a second): meta-device kernels and
     the optimizer machinery, so that a child kept in reserve answers at once."""
-    import torch
+    import torch  # deferred: see main
 
     meta = torch.empty(2, 3, device="meta")
     torch.nn.functional.linear(meta, torch.empty(4, 3, device="meta"))

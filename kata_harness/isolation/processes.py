@@ -9,10 +9,13 @@ kills the tree. Nothing here assumes ``os.fork``, ``os.killpg`` or ``signal.SIGK
 from __future__ import annotations
 
 import os
+import platform
 import signal
 import subprocess
 import sys
 from collections.abc import Collection
+
+from ..layout import ROOT
 
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 _PR_SET_CHILD_SUBREAPER = 36
@@ -61,7 +64,6 @@ def check_learner_user() -> None:
     options = learner_user_options(environment)
     if not options:
         return
-    from ..layout import ROOT
     try:
         done = subprocess.run([sys.executable, "-c", "import kata_harness.files"], cwd=ROOT, env=environment,
                               capture_output=True, timeout=120, **options)
@@ -154,7 +156,6 @@ def drop_capabilities() -> bool:
         return False
     try:
         import ctypes
-        import platform
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)

@@ -12,16 +12,14 @@ import queue
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..content.curriculum import FunctionInfo
+from ..isolation.channel import Child
+from ..isolation.protocol import new_job
 from ..layout import LAYOUT, ROOT, Layout
 from . import answer_key
 from .judge import Grading
 from .verdicts import Reason, Status, Verdict
-
-if TYPE_CHECKING:
-    from ..isolation.channel import Child
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
@@ -47,9 +45,6 @@ class LiveReference:
 
     def start(self, functions: list[FunctionInfo]) -> None:
         """Start observing now (torch's import overlaps with the learner child's)."""
-        from ..isolation.channel import Child
-        from ..isolation.protocol import new_job
-
         self.referee = Child()
         self.job = new_job("reference", functions, self.extras, reference=self.folder)
         self.referee.send(self.job)

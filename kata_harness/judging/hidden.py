@@ -28,6 +28,7 @@ from pathlib import Path
 from ..files import read_regular, read_text
 from ..layout import ROOT, Layout
 from . import answer_key
+from .expectations import ANSWER_KEY
 from .integrity import SECRET_VARIABLE
 
 MAGIC = b"KATA-HIDDEN-KEY 1\n"
@@ -90,6 +91,7 @@ def public_digest(path: Path) -> str:
 
 
 def _fernet(secret: str):
+    # deferred: cryptography loads OpenSSL, and only official grading and freezing need it
     from cryptography.fernet import Fernet
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
@@ -135,7 +137,7 @@ def read_header(root: Path = ROOT) -> dict | None:
 def decrypt(secret: str, root: Path = ROOT) -> dict:
     """The hidden key's contents (``extras``, ``observations``); raises ``HiddenKeyError`` when it
     is missing, belongs to another answer key, or the secret does not open it."""
-    from cryptography.fernet import InvalidToken
+    from cryptography.fernet import InvalidToken  # deferred: see _fernet
 
     path = Layout(root).hidden_key
     if not path.exists():
@@ -188,8 +190,6 @@ def prepare(secret: str | None, official_format: bool, functions, source, root: 
     official format without a secret: the public cases only where no hidden key exists, else an
     error. With the secret: from the hidden key when grading against the answer key, else planned
     from the public key for the live reference."""
-    from .expectations import ANSWER_KEY
-
     names = [f.qualified for f in functions]
     if secret is None and not official_format:
         header = read_header(root)

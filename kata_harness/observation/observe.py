@@ -20,11 +20,11 @@ from typing import cast
 import numpy as np
 import torch
 
-from ..aspects import ASPECTS, ObservedCall
+from ..aspects import ASPECTS, Instruments, ObservedCall
 from ..records import Observation, Raised
-from ..spec import Case, Function
+from ..spec import Call, Case, Function
 from . import containers
-from .describe import _Base, _identity, _no_torch_function, _tensors_by_path, render_call
+from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
 
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
@@ -184,7 +184,7 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
     observation: Observation = {"call": render_call(spec.name, args, kwargs), "label": case.label, "names": names}
     applying = [aspect for aspect in ASPECTS if aspect.applies(spec.aspects, device)]
     seen = ObservedCall(fn, spec, device, args, kwargs, None, names, _identities(args, kwargs), learner_file,
-                        again=lambda: _again(fn, case, seed, target, learner_file))
+                        again=lambda: _again(fn, case, seed, target, learner_file), tools=INSTRUMENTS)
     seen.before = {aspect.name: aspect.before(seen) for aspect in applying}
     result, error, printed = call_catching(fn, args, kwargs, learner_file)
     observation["printed"] = _printed(printed)
@@ -197,11 +197,6 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
             if aspect.stage == stage:
                 observation.update(aspect.observe(seen))   # type: ignore[typeddict-item]
     return observation
-
-
-def autograd_backward(tensor) -> None:
-    """``torch.autograd.backward`` as it was when the harness loaded (learner code may replace it)."""
-    _autograd_backward(tensor)
 
 
 def _identities(args, kwargs) -> dict:
@@ -217,6 +212,11 @@ def _again(fn, case, seed, target, learner_file):
     args, kwargs = case.build(seed, target)
     result, error, _ = call_catching(fn, args, kwargs, learner_file)
     return args, kwargs, result, error
+
+
+INSTRUMENTS = Instruments(describe=describe, tensors_by_path=_tensors_by_path, plain_tensors=_PLAIN_TENSORS, base=_Base,
+                          torch_functions_off=_no_torch_function, backward=_autograd_backward, poke=poke,
+                          rng_digest=rng_digest, call_catching=call_catching, probe_call=Call)
 
 
 def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[Observation]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from ..content.curriculum import FunctionInfo, KataInfo
 from ..content.messages import message
 from ..judging.integrity import Integrity
 from ..judging.judge import Grading
+from . import official, summary
 from .text import text
 
 
@@ -18,10 +21,6 @@ def render_as(output_format: str, doc: dict, katas: list[KataInfo], functions: l
     classroom, gradescope, markdown, or workflow (the practice workflow's reporter result, the log's
     text and the job summary, from the one grading). ``tampered``: the integrity problem the result
     formats put on every test instead of a score."""
-    import json
-
-    from . import official, summary
-
     infos = {f.qualified: f for f in functions}
     if output_format == "json":
         return json.dumps(doc, ensure_ascii=False, indent=1)
