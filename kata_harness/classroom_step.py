@@ -212,7 +212,7 @@ def main():
     if reason is None:
         bundle, reason = grade(python)
     size = len(_encoded(bundle["classroom"])) if bundle is not None else 0
-    if size > RESULT_LIMIT:   # grade.py keeps it smaller; a result the reporter cannot read would record nothing
+    if bundle is not None and size > RESULT_LIMIT:   # grade.py keeps it smaller; one the reporter cannot read records nothing
         print(bundle["text"])
         bundle, reason = None, _message(
             "grade.py's result is too large for the reporter ({} bytes, at most {}); the report above has it all"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -39,12 +39,12 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "points(n): the points the checked function is worth")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _function_info():
     return {f.qualified: f for kata in load_curriculum() for f in kata.functions}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _source():
     """Where expected results come from, chosen as grade.py chooses (``expectations.open_source``):
     the source, or the ``NoExpectations`` that says why there is none."""
@@ -54,7 +54,7 @@ def _source():
         return missing
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module(path: str, mtime: float):
     return load_module(Path(path))
 
@@ -64,7 +64,7 @@ def _load(path: Path):
     return _module(str(path), path.stat().st_mtime)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _learner(path: str, mtime: float):
     return import_learner(Path(path))
 
@@ -198,7 +198,7 @@ class KataItem(pytest.Item):
         """This item's observations from the answer key (a template without reference/)."""
         event = source.lookup(info)
         if isinstance(event, Verdict):   # stale, or not in the key: the learner's message says which
-            raise KataFailure(message(event.reason[0], lang))
+            raise KataFailure(message(event.reason_key or "error.not_in_key", lang))
         if self.device not in event["observations"]:
             pytest.skip(message("skipped.not_in_key", lang, device=self.device))
         return {device: event["observations"][device] for device in self.checked if device in event["observations"]}

@@ -7,8 +7,9 @@ it uses before it uses it. The types document the shapes (and let mypy check our
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypedDict
+from typing import Any, TypedDict
 
 Description = dict[str, Any]   # describe.describe(...): {"kind": ..., and the facts of that kind}
 

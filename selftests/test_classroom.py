@@ -248,7 +248,7 @@ def test_the_step_needs_no_new_python_itself():
     """It explains a wrong Python, so it must run on one: its syntax is Python 3.7's."""
     ast.parse((ROOT / "kata_harness" / "classroom_step.py").read_text(encoding="utf-8"), feature_version=(3, 7))
     wanted = re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text())
-    assert _classroom_step().MIN_PYTHON == (int(wanted.group(1)), int(wanted.group(2)))
+    assert (int(wanted.group(1)), int(wanted.group(2))) == _classroom_step().MIN_PYTHON
 
 
 def test_summary_shows_learner_text_only_as_code():

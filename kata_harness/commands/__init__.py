@@ -217,13 +217,15 @@ def parse(argv: list[str], started: float) -> Command:
         if args.max_hint_level is not None and not args.classroom50:
             parser.subcommands["release"].error("--max-hint-level caps the student template: give OUT_DIR or "
                                                 "--classroom50 DIR")
-    if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT:
-        if not available() or getattr(args, "no_sandbox", False):   # learner code will run as that user
-            try:
-                check_learner_user()   # one that cannot run grading stops us before any grading
-            except LookupError as error:
-                raise UsageError(str(error)) from None
+    unsandboxed = not available() or getattr(args, "no_sandbox", False)   # learner code runs as KATA_RUN_AS's user
+    if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT and unsandboxed:
+        try:
+            check_learner_user()   # one that cannot run grading stops us before any grading
+        except LookupError as error:
+            raise UsageError(str(error)) from None
     return Command(args.command, args, started)
+
+
 def utf8_output() -> None:
     """Print UTF-8 (Chinese messages, the progress bar) whatever the console's code page, with
     colours working on legacy Windows consoles."""

@@ -82,7 +82,7 @@ def find_katas(folder: Path) -> Path | None:
     if _is_real_folder(folder / "katas"):
         return folder / "katas"
     try:
-        names = os.listdir(folder)
+        names = [entry.name for entry in folder.iterdir()]
     except OSError:
         return None
     return folder if any(_KATA_NAME.match(n) for n in names) else None
@@ -96,12 +96,12 @@ def read_submission(submission: Submission, katas: set[str], at: str | None = No
         return
     where = find_katas(submission.folder)
     if where is None:
-        if os.path.islink(submission.folder / "katas"):
+        if (submission.folder / "katas").is_symlink():
             submission.notes.append("katas is a symbolic link (not followed)")
         submission.notes.append("no katas/ folder and no kNN_*.py files")
         return
     try:
-        names = sorted(os.listdir(where))
+        names = sorted(entry.name for entry in where.iterdir())
     except OSError as error:
         submission.notes.append(f"{where.relative_to(submission.folder).as_posix()}/ cannot be read "
                                 f"({error.strerror or error})")
@@ -151,11 +151,11 @@ def collect(directory: Path, katas: set[str], at: str | None = None) -> list[Sub
     one nested a thousand levels deep, anything raised) is a note on its row, and the others are
     read as usual."""
     found = []
-    for entry in sorted(os.listdir(directory)):
+    for entry in sorted(os.listdir(directory)):   # noqa: PTH208 (names as the folder holds them, undecodable bytes included)
         folder = directory / entry
         if entry.startswith("."):
             continue
-        if os.path.islink(folder):
+        if folder.is_symlink():
             found.append(Submission(entry, folder, notes=["a symbolic link, not a folder (not graded)"]))
             continue
         if not _is_real_folder(folder):
@@ -240,7 +240,7 @@ class _Worker:
     def __init__(self, sandboxed: bool):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
         if os.environ.get(RUN_AS_VARIABLE):
-            os.chmod(self.staging, 0o711)   # the learner user (KATA_RUN_AS) opens its files by name
+            self.staging.chmod(0o711)   # the learner user (KATA_RUN_AS) opens its files by name
         self.sandboxed = sandboxed
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
 
@@ -252,8 +252,8 @@ class _Worker:
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with one submission's kata files."""
-        for entry in os.listdir(self.staging):
-            os.unlink(self.staging / entry)
+        for entry in self.staging.iterdir():
+            entry.unlink()
         for name, data in files.items():
             (self.staging / name).write_bytes(data)
 
@@ -408,10 +408,10 @@ def _write_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.replace(temporary, path)
+        Path(temporary).replace(path)
     except BaseException:
         try:
-            os.unlink(temporary)
+            Path(temporary).unlink()
         except OSError:
             pass
         raise
@@ -462,7 +462,7 @@ def run(args, *, started: float) -> int:
     cases = hidden.prepare(secret, False, functions, source)
     if cases.error:
         raise UsageError(f"batch: {message(cases.error, 'en')}")
-    cases.attach(source)
+    cases.give_to(source)
     if not cases.official and cases.not_run:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)

@@ -211,7 +211,7 @@ def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict)
     observed = observe_reference(functions, Layout(root).reference)
     for name, verdict in observed.verdicts.items():
         problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
-                        f"{verdict.reason[1].get('error', verdict.reason[0])}")
+                        f"{_reason_text(verdict)}")
     functions = [f for f in functions if f.qualified in observed.expected]
     live = Recorded(observed.expected, REFERENCE)
 
@@ -277,3 +277,8 @@ def run(args, *, started: float) -> int:
         return 1
     print(f"check: OK ({report.summary}) / 检查通过")
     return 0
+
+
+def _reason_text(verdict) -> str:
+    """Why a function of the reference could not be observed (its error, else its message key)."""
+    return str(verdict.reason.fields.get("error", verdict.reason.key)) if verdict.reason else "?"

@@ -54,7 +54,7 @@ def observed_all(observed, what: str = "the answer key") -> None:
     """Raise ``FreezeError`` when the referee could not observe some function (``observed``: a
     ``grading.Grading`` from ``observe_reference``): one line per function, then what was not written."""
     if observed.verdicts:
-        lines = [f"{name}: {verdict.reason[1].get('error', verdict.reason[0])}"
+        lines = [f"{name}: {verdict.reason.fields.get('error', verdict.reason.key) if verdict.reason else '?'}"
                  for name, verdict in observed.verdicts.items()]
         raise FreezeError(lines + [f"freeze: the reference could not be observed; {what} was not written"])
 

@@ -12,8 +12,8 @@ from ..judging import hidden, integrity
 from ..judging.judge import FUNCTION_TIMEOUT, Grading
 from ..judging.judge import grade as run_grading
 from ..judging.verdicts import Reason, Status, Verdict
-from ..outputs.document import document
-from ..outputs.render import render_as
+from ..outputs.document import HowItRan, document
+from ..outputs.render import Printout, render
 from ..outputs.text import integrity_text, use_colour
 from .shared import existing_solutions, expectations_for, read_secret, select
 
@@ -33,7 +33,7 @@ def run(args, *, started: float) -> int:
     lane = learner_lane(solutions, sandboxed=boxed)
     lane.start()
     cases = hidden.prepare(secret, args.format in hidden.OFFICIAL_FORMATS, functions, expected)
-    cases.attach(expected)
+    cases.give_to(expected)
     if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
         lane.stop()
         checked = integrity.check(secret=secret)
@@ -51,14 +51,12 @@ def run(args, *, started: float) -> int:
             expected.stop()
             lane.stop()
     shown = args.solutions.rstrip("/")
+    ran = HowItRan(sandbox.BUBBLEWRAP if boxed else sandbox.NONE, cases.official, cases.not_run)
     doc = document(katas, functions, grading, lang=lang, solutions=shown, graded_against=expected.name,
-                           integrity=checked)
-    doc["sandbox"] = sandbox.BUBBLEWRAP if boxed else sandbox.NONE
-    doc["official"] = cases.official
-    doc["hidden_checks_not_run"] = cases.not_run
+                   integrity=checked, ran=ran)
     # A secret problem is named on every test (a wrong secret also fails the manifest's signature).
     tampered = None if checked.ok or cases.error else integrity_text(checked, lang)
-    print(render_as(args.format, doc, katas, functions, grading, lang=lang, solutions=solutions, shown=shown,
-                            integrity=checked, tampered=tampered, visibility=args.visibility,
-                            wall_time=time.monotonic() - started, colour=use_colour(sys.stdout)))
+    printout = Printout(doc, katas, functions, grading, lang, solutions, shown, checked, tampered, args.visibility,
+                        time.monotonic() - started, use_colour(sys.stdout))
+    print(render(printout, args.format))
     return 0

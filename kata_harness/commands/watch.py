@@ -26,7 +26,7 @@ from ..judging import hidden, integrity
 from ..judging.expectations import Recorded
 from ..judging.integrity import Integrity
 from ..judging.judge import Grading, grade
-from ..outputs.document import document
+from ..outputs.document import HowItRan, document
 from ..outputs.text import summary_line, text, use_colour
 from .shared import existing_solutions, expectations_for, select
 
@@ -88,14 +88,15 @@ def _stat(path: Path, fields: tuple[str, ...]):
 @dataclass
 class Display:
     """How watch shows its verdicts: in which language, naming the solutions folder as ``shown``,
-    with the integrity warning and colour where due, and the practice line for the
-    ``hidden_not_run`` checks only official grading runs."""
+    with the integrity warning and colour where due, the practice line for the ``hidden_not_run``
+    checks only official grading runs, and how learner code runs (``sandbox``)."""
 
     lang: str
     shown: str
     integrity: Integrity
     colour: bool = False
     hidden_not_run: int = 0
+    sandbox: str = "none"
     out: TextIO = field(default_factory=lambda: sys.stdout)
 
 
@@ -128,7 +129,7 @@ class Watcher:
     def regrade(self, kata: str) -> None:
         """Grade one kata again, against the expected observations already known."""
         chosen = [f for f in self.functions if f.kata == kata]
-        known = Recorded(self.grading.expected, self.expected.name, getattr(self.expected, "stale", ()))
+        known = Recorded(self.grading.expected, self.expected.name, self.expected.stale)
         result = grade(chosen, self.solutions, known, lane=self._ready_lane())
         self.grading.verdicts.update(result.verdicts)
         self.grading.durations.update(result.durations)
@@ -138,8 +139,9 @@ class Watcher:
     def _show(self, shown: list[FunctionInfo]) -> None:
         view = self.display
         every = document(self.katas, self.functions, self.grading, lang=view.lang, solutions=view.shown)
-        part = document(self.katas, shown, self.grading, lang=view.lang, solutions=view.shown)
-        part["hidden_checks_not_run"] = view.hidden_not_run   # the practice line grade.py prints too
+        # Watching is practice: the part shown says how many checks only official grading runs, as grade.py does.
+        part = document(self.katas, shown, self.grading, lang=view.lang, solutions=view.shown,
+                        ran=HowItRan(view.sandbox, False, view.hidden_not_run))
         body = text(part, self.katas, lang=view.lang, integrity=view.integrity, colour=view.colour,
                             summary=False, next_from=every)
         print(f"\n── {time.strftime('%H:%M:%S')} " + "─" * 40, file=view.out)
@@ -186,7 +188,8 @@ def run(args, *, started: float) -> int:
     expected = expectations_for(args.against, lang)
     # Watching is practice: the hidden checks never run here, and the report says how many there are.
     cases = hidden.prepare(None, False, functions, expected)
+    mode = sandbox.mode()
     display = Display(lang, args.solutions.rstrip("/"), integrity.check(), colour=use_colour(sys.stdout),
-                      hidden_not_run=cases.not_run)
-    watcher = Watcher(katas, functions, solutions, expected, display, sandboxed=sandbox.mode() == sandbox.BUBBLEWRAP)
+                      hidden_not_run=cases.not_run, sandbox=mode)
+    watcher = Watcher(katas, functions, solutions, expected, display, sandboxed=mode == sandbox.BUBBLEWRAP)
     return watch(watcher, interval=args.interval, use_events=not args.poll)

@@ -263,7 +263,7 @@ class Zygote:
                 self.process.stop()
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, zygote=True)
 
-    def submit(self, job: dict) -> "ForkedChild":
+    def submit(self, job: dict) -> ForkedChild:
         """A fresh child for ``job`` (starting a new zygote if the last one is gone)."""
         self.start()
         handle = ForkedChild(self)
@@ -364,7 +364,7 @@ class SerialChild:
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, serial=True)
             self.submitted = 0
 
-    def submit(self, job: dict) -> "SerialJob":
+    def submit(self, job: dict) -> SerialJob:
         """Queue ``job`` on the current child (a fresh one if it is gone)."""
         self.start()
         handle = SerialJob(self)

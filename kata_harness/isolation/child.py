@@ -37,7 +37,7 @@ class _ReferenceGuard:
         if name == "reference" or name.startswith("reference."):
             raise ImportError(f"importing `{name}` is not allowed while grading: write your own solution "
                               f"/ 评分时不允许导入 `{name}`：请自己完成")
-        return None
+        return
 
 
 class _Channel:
@@ -215,7 +215,7 @@ def _clear_up(pid: int, sandboxed: bool, processes) -> None:
         return
     # Our own pid namespace: kill(-1) reaches every process in it but ourselves and its init.
     for _ in range(50):
-        others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, os.getpid())]
+        others = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and int(p.name) not in (1, os.getpid())]
         if not others:
             break
         try:

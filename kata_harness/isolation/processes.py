@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Collection
+from pathlib import Path
 
 from ..layout import ROOT
 
@@ -161,8 +162,7 @@ def drop_capabilities() -> bool:
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         if _effective_capabilities() == 0:
             return True
-        with open("/proc/sys/kernel/cap_last_cap") as handle:
-            last = int(handle.read())
+        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
         for capability in range(last + 1):
             libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
         number = _CAPSET.get(platform.machine().lower())
@@ -177,8 +177,8 @@ def drop_capabilities() -> bool:
 def _effective_capabilities() -> int:
     """This process's permitted and effective capability bits (-1 when they cannot be read)."""
     try:
-        with open("/proc/self/status") as handle:
-            fields = dict(line.split(":", 1) for line in handle if ":" in line)
+        lines = Path("/proc/self/status").read_text().splitlines()
+        fields = dict(line.split(":", 1) for line in lines if ":" in line)
         return int(fields["CapEff"], 16) | int(fields["CapPrm"], 16)
     except (OSError, KeyError, ValueError):
         return -1
@@ -188,15 +188,14 @@ def children_of(pid: int) -> list[int]:
     """Linux: the processes whose parent is ``pid`` (empty elsewhere)."""
     found: list[int] = []
     try:
-        entries = os.listdir("/proc")
+        entries = [entry.name for entry in Path("/proc").iterdir()]
     except OSError:
         return found
     for entry in entries:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
+            stat = Path(f"/proc/{entry}/stat").read_bytes()
         except OSError:
             continue
         # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")".

@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ..layout import LAYOUT, ROOT
@@ -30,7 +30,7 @@ PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 
 
-@lru_cache(maxsize=None)
+@cache
 def available() -> bool:
     """Whether bubblewrap is installed and works here (tried once per process)."""
     if not sys.platform.startswith("linux") or os.environ.get("KATA_SANDBOX", "").lower() == NONE:
@@ -54,21 +54,20 @@ def _base_arguments() -> list[str]:
     args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv",
             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for folder in _SYSTEM:
-        if os.path.isdir(folder):
+        if Path(folder).is_dir():
             args += ["--ro-bind", folder, folder]
     return args
 
 
 def _python_folders() -> list[str]:
     """The interpreter's installation and every folder its imports may come from, outside the project."""
-    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    folders.update(p for p in sys.path if p and os.path.isdir(p))
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).resolve().parent)}
+    folders.update(p for p in sys.path if p and Path(p).is_dir())
     root = str(ROOT)
     chosen: list[str] = []
-    for folder in sorted(os.path.realpath(f) for f in folders):
+    for folder in sorted(str(Path(f).resolve()) for f in folders):
         inside_project = folder == root or folder.startswith(root + os.sep)
-        if inside_project and not os.path.exists(os.path.join(folder, "pyvenv.cfg")) \
-                and "site-packages" not in folder:
+        if inside_project and not (Path(folder) / "pyvenv.cfg").exists() and "site-packages" not in folder:
             continue   # the project is bound piece by piece below, never whole
         if not any(folder == c or folder.startswith(c + os.sep) for c in chosen):
             chosen.append(folder)
@@ -77,11 +76,10 @@ def _python_folders() -> list[str]:
 
 def _gpu_devices() -> list[str]:
     try:
-        names = os.listdir("/dev")
+        names = sorted(entry.name for entry in Path("/dev").iterdir())
     except OSError:
         return []
-    return [f"/dev/{n}" for n in sorted(names) if n.startswith("nvidia")] + \
-        (["/dev/dri"] if os.path.isdir("/dev/dri") else [])
+    return [f"/dev/{n}" for n in names if n.startswith("nvidia")] + (["/dev/dri"] if Path("/dev/dri").is_dir() else [])
 
 
 def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
@@ -90,9 +88,12 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
     args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
     for folder in _python_folders():
         args += ["--ro-bind", folder, folder]
-    for path in (sys.prefix, os.path.dirname(sys.executable)):
-        if os.path.realpath(path) != os.path.abspath(path):   # reached through a link (a linked .venv)
-            args += ["--ro-bind", os.path.realpath(path), os.path.abspath(path)]
+    for path in (sys.prefix, str(Path(sys.executable).parent)):
+        # Reached through a link (a linked .venv): bind the real folder where the link points from. (abspath,
+        # not Path.resolve: the name as reached, without following the link, is the point.)
+        real, named = str(Path(path).resolve()), os.path.abspath(path)  # noqa: PTH100
+        if real != named:
+            args += ["--ro-bind", real, named]
     package = LAYOUT.harness.resolve()
     args += ["--ro-bind", str(package), str(package)]
     for spec in sorted(Path(tests_dir).glob("test_*.py")):

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 from ..content.curriculum import FunctionInfo
 from ..isolation.channel import Child
 from ..isolation.protocol import new_job
 from ..layout import LAYOUT, ROOT, Layout
+from ..records import Expected
 from . import answer_key
 from .judge import Grading
 from .verdicts import Reason, Status, Verdict
@@ -28,6 +30,24 @@ STARTUP_TIMEOUT = 120.0
 
 class NoExpectations(Exception):
     """Neither a reference nor a usable answer key: the message key says which."""
+
+
+class Source(Protocol):
+    """What every source of expected results offers: its ``name`` (``reference`` or ``answer-key``,
+    the JSON's ``graded_against``), the katas it is out of date for (``stale``), and the three steps
+    of a grading: ``start``, ``collect``, ``stop``. ``with_hidden`` gives it official grading's
+    hidden cases."""
+
+    name: str
+    stale: frozenset[str]
+
+    def start(self, functions: list[FunctionInfo]) -> None: ...
+
+    def collect(self, pending: list[FunctionInfo], stop_at: float) -> Iterator[tuple[FunctionInfo, Expected | Verdict]]: ...
+
+    def stop(self) -> None: ...
+
+    def with_hidden(self, extras: dict, observations: dict | None) -> None: ...
 
 
 class LiveReference:
@@ -42,6 +62,11 @@ class LiveReference:
         self.extras = extras or {}
         self.referee: Child | None = None
         self.job: dict | None = None
+
+    def with_hidden(self, extras: dict, observations: dict | None) -> None:
+        """Observe official grading's hidden cases ({function: [[case index, seed], ...]}) too, after the
+        public ones (the reference observes them: recorded ``observations`` play no part here)."""
+        self.extras = extras
 
     def start(self, functions: list[FunctionInfo]) -> None:
         """Start observing now (torch's import overlaps with the learner child's)."""
@@ -100,8 +125,14 @@ class Recorded:
     the hidden key), appended to the public ones in official grading."""
 
     def __init__(self, expected: dict, name: str = ANSWER_KEY, stale: Iterable[str] = (), hidden: dict | None = None):
-        self.expected, self.name, self.stale = expected, name, set(stale)
+        self.expected, self.name, self.stale = expected, name, frozenset(stale)
         self.hidden = hidden or {}
+
+    def with_hidden(self, extras: dict, observations: dict | None) -> None:
+        """Append the decrypted ``observations`` of official grading's hidden cases to the public ones
+        (``extras`` are the cases themselves, which the learner's child is given separately)."""
+        if observations is not None:
+            self.hidden = observations
 
     def start(self, functions) -> None:
         """Nothing to start."""

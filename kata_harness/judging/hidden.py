@@ -28,7 +28,7 @@ from pathlib import Path
 from ..files import read_regular, read_text
 from ..layout import ROOT, Layout
 from . import answer_key
-from .expectations import ANSWER_KEY
+from .expectations import ANSWER_KEY, Source
 from .integrity import SECRET_VARIABLE
 
 MAGIC = b"KATA-HIDDEN-KEY 1\n"
@@ -176,12 +176,10 @@ class HiddenCases:
     not_run: int = 0
     error: str | None = None
 
-    def attach(self, source) -> None:
+    def give_to(self, source: Source) -> None:
         """Give an expectations source the hidden cases: the live reference observes them, a
         recorded key appends their decrypted observations."""
-        source.extras = self.extras
-        if self.observations is not None:
-            source.hidden = self.observations
+        source.with_hidden(self.extras, self.observations)
 
 
 def prepare(secret: str | None, official_format: bool, functions, source, root: Path = ROOT) -> HiddenCases:

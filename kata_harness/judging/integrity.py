@@ -61,7 +61,7 @@ def _ordinary_cache(path: Path) -> bool:
     source = path.parent.parent / (path.name.split(".", 1)[0] + ".py")
     try:
         header = read_regular(path, 1 << 24)[:16]
-        info = os.stat(source)
+        info = source.stat()
     except OSError:
         return False
     flags, mtime, size = (int.from_bytes(header[i:i + 4], "little") for i in (4, 8, 12))

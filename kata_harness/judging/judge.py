@@ -117,8 +117,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
 def _malformed(functions: list[FunctionInfo], result: Grading) -> bool:
     """Whether a job's observations broke the protocol (a patched observer, for one): its process
     must not serve another job."""
-    reasons = [result.verdicts[f.qualified].reason for f in functions if f.qualified in result.verdicts]
-    return any(reason and reason[0] == "error.protocol" for reason in reasons)
+    return any(result.verdicts[f.qualified].reason_key == "error.protocol" for f in functions if f.qualified in result.verdicts)
 
 
 

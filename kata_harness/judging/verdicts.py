@@ -39,14 +39,17 @@ class Verdict:
     call: str = ""
     label: str | None = None
     difference: Difference | None = None
-    reason: Reason | tuple = ()
+    reason: Reason | None = None
     printed: str = ""
     skipped: list = field(default_factory=list)   # devices not available here (e.g. cuda)
 
     def __post_init__(self):
         self.status = Status(self.status)   # a plain string is checked, never trusted
-        if self.reason:
-            self.reason = Reason(*self.reason)
+
+    @property
+    def reason_key(self) -> str | None:
+        """The message key of an error's reason (None for anything else)."""
+        return self.reason.key if self.reason else None
 
 
 def judge(aspects, tolerance: Tolerance, yours: dict, expected: dict) -> Verdict:

@@ -8,7 +8,8 @@ lie about its items, so it counts as a leaf, not as a container.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 
 def is_namedtuple(obj) -> bool:

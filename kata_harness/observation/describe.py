@@ -48,15 +48,40 @@ def _describe(obj, before, path, depth):
     if depth > 12:
         return {"kind": "object", "class": "too deeply nested"}
     if kind in _PLAIN_TENSORS:
-        desc = {"kind": "tensor", "class": kind.__name__, **{fact.name: fact.read(_Base, obj) for fact in TENSOR_FACTS}}
-        if before is not None:
-            desc["same_object"] = before.get(path) == _identity(obj)
-            # Only leaves keep .grad (reading it on a non-leaf just warns).
-            grad = _Base.grad.__get__(obj) if desc["leaf"] else None
-            desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
-        return desc
+        return _describe_tensor(obj, before, path, depth)
     if isinstance(obj, torch.Tensor):
         return {"kind": "tensor-subclass", "class": kind.__name__}
+    simple = _describe_simple(obj)
+    if simple is not None:
+        return simple
+    inner = containers.items(obj)
+    if inner is not None:
+        return _describe_container(obj, inner, before, path, depth)
+    if isinstance(obj, torch.nn.Module):
+        return {
+            "kind": "module", "class": kind.__name__,
+            "training": [m.training for m in obj.modules()],
+            "params": [[n, _describe(p, None, "", depth + 1)] for n, p in obj.named_parameters()],
+            "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
+        }
+    return {"kind": "object", "class": kind.__name__}
+
+
+def _describe_tensor(obj, before, path, depth) -> dict:
+    """A plain tensor's facts (``records.TENSOR_FACTS``); with ``before``, also whether it is still the
+    same object in the same memory, and its ``.grad``."""
+    desc = {"kind": "tensor", "class": type(obj).__name__, **{fact.name: fact.read(_Base, obj) for fact in TENSOR_FACTS}}
+    if before is not None:
+        desc["same_object"] = before.get(path) == _identity(obj)
+        # Only leaves keep .grad (reading it on a non-leaf just warns).
+        grad = _Base.grad.__get__(obj) if desc["leaf"] else None
+        desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
+    return desc
+
+
+def _describe_simple(obj) -> dict | None:
+    """A NumPy array or scalar, None, a number, a string, a device or a dtype; None for anything else."""
+    kind = type(obj)
     if kind is np.ndarray:
         return {"kind": "ndarray", "shape": list(obj.shape), "dtype": str(obj.dtype),
                 "values": plain(obj.tolist()) if obj.dtype != object else None}
@@ -68,27 +93,23 @@ def _describe(obj, before, path, depth):
         return {"kind": kind.__name__, "value": obj}
     if kind is complex:
         return {"kind": "complex", "value": [obj.real, obj.imag]}
-    inner = containers.items(obj)
-    if inner is not None:
-        desc = {"kind": "namedtuple" if containers.is_namedtuple(obj) else kind.__name__,
-                "items": [_describe(v, before, path + containers.step(obj, k), depth + 1) for k, v in inner]}
-        if desc["kind"] == "namedtuple":
-            desc["class"] = kind.__name__
-        if kind is dict:
-            desc["keys"] = [repr(k) for k in obj]
-        return desc
-    if isinstance(obj, torch.nn.Module):
-        return {
-            "kind": "module", "class": kind.__name__,
-            "training": [m.training for m in obj.modules()],
-            "params": [[n, _describe(p, None, "", depth + 1)] for n, p in obj.named_parameters()],
-            "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
-        }
     if kind is torch.device:
         return {"kind": "device", "value": device_name(obj)}
     if kind is torch.dtype:
         return {"kind": "dtype", "value": str(obj)}
-    return {"kind": "object", "class": kind.__name__}
+    return None
+
+
+def _describe_container(obj, inner, before, path, depth) -> dict:
+    """A list, tuple, named tuple or dict, item by item."""
+    kind = type(obj)
+    desc = {"kind": "namedtuple" if containers.is_namedtuple(obj) else kind.__name__,
+            "items": [_describe(v, before, path + containers.step(obj, k), depth + 1) for k, v in inner]}
+    if desc["kind"] == "namedtuple":
+        desc["class"] = kind.__name__
+    if kind is dict:
+        desc["keys"] = [repr(k) for k in obj]
+    return desc
 
 
 def _identity(t) -> tuple:
@@ -114,22 +135,7 @@ def render(obj, depth: int = 0) -> str:
 def _render(obj, depth):
     kind = type(obj)
     if kind in _PLAIN_TENSORS:
-        shape = tuple(_Base.shape.__get__(obj))
-        dtype = str(_Base.dtype.__get__(obj)).replace("torch.", "")
-        device = _Base.device.__get__(obj)
-        extras = [] if dtype == "float32" else [f"dtype={dtype}"]
-        if device.type != "cpu":
-            extras.append(f"device='{device_name(device)}'")
-        if _Base.requires_grad.__get__(obj):
-            extras.append("requires_grad=True")
-        if not _Base.is_contiguous(obj):
-            extras.append("non-contiguous")
-        numel = _Base.numel(obj)
-        if 0 < numel <= SMALL_TENSOR and device.type != "meta":
-            body = _render_values(_tensor_values(obj))
-        else:
-            body = f"<shape {shape}>"
-        return f"tensor({', '.join([body] + extras)})"
+        return _render_tensor(obj)
     if kind is np.ndarray:
         if 0 < obj.size <= SMALL_TENSOR and obj.dtype != object:
             return f"np.array({_render_values(plain(obj.tolist()))}, dtype={obj.dtype})"
@@ -138,25 +144,54 @@ def _render(obj, depth):
         return "..."
     inner = containers.items(obj)
     if inner is not None:
-        shown = [(key, _render(value, depth + 1)) for key, value in inner]
-        if containers.is_namedtuple(obj):
-            return f"{kind.__name__}({', '.join(f'{key}={text}' for key, text in shown)})"
-        if kind is dict:
-            return "{" + ", ".join(f"{key!r}: {text}" for key, text in shown) + "}"
-        body = ", ".join(text for _, text in shown)
-        return f"[{body}]" if kind is list else f"({body},)" if len(shown) == 1 else f"({body})"
+        return _render_container(obj, inner, depth)
     if isinstance(obj, torch.nn.Module):
-        children = [type(c).__name__ for c in obj.children()]
-        inner = ", ".join(children) if children else obj.extra_repr()
-        flag = "" if obj.training else ", eval mode"
-        place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {device_name(_Base.device.__get__(p))}"
-                      for p in obj.parameters()), "")
-        return f"{kind.__name__}({inner}{place}{flag})"
+        return _render_module(obj)
     if kind is torch.device:
         return f"torch.device('{obj}')"
     if callable(obj) and hasattr(obj, "__name__"):
         return obj.__name__
     return repr(obj)
+
+
+def _render_tensor(obj) -> str:
+    """``tensor([1., 2.], dtype=float64, device='meta', requires_grad=True)``, or its shape when large."""
+    shape = tuple(_Base.shape.__get__(obj))
+    dtype = str(_Base.dtype.__get__(obj)).replace("torch.", "")
+    device = _Base.device.__get__(obj)
+    extras = [] if dtype == "float32" else [f"dtype={dtype}"]
+    if device.type != "cpu":
+        extras.append(f"device='{device_name(device)}'")
+    if _Base.requires_grad.__get__(obj):
+        extras.append("requires_grad=True")
+    if not _Base.is_contiguous(obj):
+        extras.append("non-contiguous")
+    small = 0 < _Base.numel(obj) <= SMALL_TENSOR and device.type != "meta"
+    body = _render_values(_tensor_values(obj)) if small else f"<shape {shape}>"
+    return f"tensor({', '.join([body, *extras])})"
+
+
+def _render_container(obj, inner, depth) -> str:
+    """A list, tuple, named tuple or dict as the learner would write it."""
+    shown = [(key, _render(value, depth + 1)) for key, value in inner]
+    if containers.is_namedtuple(obj):
+        return f"{type(obj).__name__}({', '.join(f'{key}={text}' for key, text in shown)})"
+    if type(obj) is dict:
+        return "{" + ", ".join(f"{key!r}: {text}" for key, text in shown) + "}"
+    body = ", ".join(text for _, text in shown)
+    if type(obj) is list:
+        return f"[{body}]"
+    return f"({body},)" if len(shown) == 1 else f"({body})"
+
+
+def _render_module(obj) -> str:
+    """``Sequential(Linear, ReLU, float32 on cpu, eval mode)``: its children, where it lives, its mode."""
+    children = [type(c).__name__ for c in obj.children()]
+    inner = ", ".join(children) if children else obj.extra_repr()
+    flag = "" if obj.training else ", eval mode"
+    place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {device_name(_Base.device.__get__(p))}"
+                  for p in obj.parameters()), "")
+    return f"{type(obj).__name__}({inner}{place}{flag})"
 
 
 def _render_values(values):

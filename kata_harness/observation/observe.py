@@ -15,6 +15,7 @@ import random
 import sys
 import traceback
 import warnings
+from pathlib import Path
 from typing import cast
 
 import numpy as np
@@ -30,7 +31,7 @@ _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
 _manual_seed = torch.manual_seed
 _autograd_backward = torch.autograd.backward
-_TORCH_DIR = os.path.realpath(os.path.dirname(torch.__file__))
+_TORCH_DIR = str(Path(torch.__file__).resolve().parent)
 
 OUTPUT_LIMIT = 2000          # characters of printed output kept per call
 

@@ -154,6 +154,7 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
     if len(printed) > 300:
         printed = printed[:300] + " " + message("truncated", lang)
     if verdict.status == Status.ERROR:
+        assert verdict.reason is not None   # every error verdict carries its reason
         key, fields = verdict.reason
         # A file that does not compile or import says nothing about the kata's pitfall yet.
         hint = "" if key in UNRELATED_ERRORS else info.hint(1, lang)

@@ -127,7 +127,7 @@ def bmi_branch_on_constant(heights_m, weights_kg):
     bmi = w.div(h.pow(2))
     low, high = bmi.min(), bmi.max()
     normalized = torch.zeros_like(bmi) if high == low else (bmi - low) / (high - low)
-    normal = torch.logical_and(18.5 <= bmi, bmi <= 24.9)
+    normal = torch.logical_and(bmi >= 18.5, bmi <= 24.9)
     return {"bmi": bmi, "normalized": normalized, "normal": normal, "normal_values": bmi[normal].numpy().copy()}
 
 

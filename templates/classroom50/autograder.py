@@ -165,7 +165,7 @@ def _write(path: Path, text: str) -> None:
     handle, partial = tempfile.mkstemp(dir=path.parent, prefix=".classroom50-")
     with os.fdopen(handle, "w", encoding="utf-8") as out:
         out.write(text)
-    os.replace(partial, path)
+    Path(partial).replace(path)
 
 
 def write_outputs(result: dict, body: str) -> None:
@@ -178,7 +178,7 @@ def write_outputs(result: dict, body: str) -> None:
     line = f"katas: {result['score']}/{result['max-score']}"
     output = os.environ.get("GITHUB_OUTPUT")
     if output:
-        with open(output, "a", encoding="utf-8") as handle:
+        with Path(output).open("a", encoding="utf-8") as handle:
             handle.write(f"status={'success' if passed else 'failure'}\nsummary={line}\n")
     print(body)
     print(line)

@@ -99,7 +99,7 @@ def protect_instructor_files() -> dict:
         return environment
     for path in INSTRUCTOR_FILES:
         if path.exists():
-            os.chmod(path, 0o700 if path.is_dir() else 0o600)
+            path.chmod(0o700 if path.is_dir() else 0o600)
     if not environment.get("KATA_RUN_AS"):   # a self-test names a user of its own
         import pwd
         try:
@@ -162,7 +162,7 @@ def main() -> int:
         for name, path in sorted(found.items()):
             print(f"grading {path}")
             shutil.copyfile(path, SOURCE / "katas" / name)   # the content only: no links, no permissions
-            os.chmod(SOURCE / "katas" / name, 0o644)          # readable by the learner user
+            (SOURCE / "katas" / name).chmod(0o644)          # readable by the learner user
         results, reason = grade(config, protect_instructor_files())
         if results is None:
             print(f"grading failed: {reason}")
