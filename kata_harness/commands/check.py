@@ -96,7 +96,6 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
 def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
     """{kata: its test module's Kata}, after checking that it names the curriculum's functions and
     that every pitfall key names an aspect, a case label or a probe of its function."""
-
     specs = {}
     for kata, info in katas.items():
         if "tests" not in parts[kata]:
@@ -109,27 +108,30 @@ def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:
             continue
         if getattr(spec, "name", None) != kata:
             problems.append(f"{shown}: its KATA is named {getattr(spec, 'name', None)!r}, not {kata!r}")
-        ours, theirs = [f.name for f in info.functions], [f.name for f in spec.functions]
-        for name in ours:
-            if name not in theirs:
-                problems.append(f"curriculum/{kata}.toml: [functions.{name}] is not checked by {shown}")
-        for name in theirs:
-            if name not in ours:
-                problems.append(f"{shown}: checks {name}, which has no [functions.{name}] in curriculum/{kata}.toml")
+        problems.extend(_same_functions(kata, [f.name for f in info.functions], [f.name for f in spec.functions]))
         for function in info.functions:
             checked = spec.function(function.name)
-            if checked is None:
-                continue
-            known = set(ALWAYS_FOUND) | set(checked.aspects) | {p.name for p in checked.probes} | \
-                {c.label for c in checked.cases if c.label}
-            for key in function.pitfalls:
-                if key not in known:
-                    likely = did_you_mean(key, sorted(known))
-                    problems.append(f"curriculum/{kata}.toml: `functions.{function.name}.pitfalls.{key}` is no "
-                                    f"aspect, case label or probe of {function.qualified}{likely}; it would never "
-                                    f"be shown")
+            if checked is not None:
+                problems.extend(_unused_pitfalls(kata, function, checked))
         specs[kata] = spec
     return specs
+
+
+def _same_functions(kata: str, ours: list[str], theirs: list[str]) -> list[str]:
+    """The functions only the curriculum or only the test module names."""
+    shown = f"tests/test_{kata}.py"
+    return [f"curriculum/{kata}.toml: [functions.{name}] is not checked by {shown}" for name in ours if name not in theirs] + \
+        [f"{shown}: checks {name}, which has no [functions.{name}] in curriculum/{kata}.toml" for name in theirs
+         if name not in ours]
+
+
+def _unused_pitfalls(kata: str, function, checked) -> list[str]:
+    """The pitfall keys of ``function`` that no aspect, case label or probe of its checks can ever find."""
+    known = set(ALWAYS_FOUND) | set(checked.aspects) | {p.name for p in checked.probes} | \
+        {c.label for c in checked.cases if c.label}
+    return [f"curriculum/{kata}.toml: `functions.{function.name}.pitfalls.{key}` is no aspect, case label or probe "
+            f"of {function.qualified}{did_you_mean(key, sorted(known))}; it would never be shown"
+            for key in function.pitfalls if key not in known]
 
 
 def _definitions(root: Path, katas: dict, parts: dict, problems: list) -> None:

@@ -167,38 +167,55 @@ def _first_found(differences) -> Difference | None:
 
 
 def _compare_tensor(yours, expected, aspects, tolerance, where):
-    for aspect in TENSOR_ORDER:
-        if aspect not in aspects:
+    """A tensor's chosen facts in ``TENSOR_ORDER``, then (for an input) whether it is still the same
+    object, and its ``.grad``."""
+    for fact in TENSOR_ORDER:
+        if fact not in aspects:
             continue
-        y, e = yours.get(aspect), expected.get(aspect)
-        if aspect == "values":
-            if e is None:
-                continue   # a meta tensor carries no values; silence on the learner's side never passes
-            found = _first_value_difference(y, e, tolerance.for_dtype(expected["dtype"]))
-            if found:
-                index, y_value, e_value = found
-                if not index:   # a 0-dim tensor: there is no position to name
-                    return Difference("values", "aspect.value", {"yours": _show(y_value), "expected": _show(e_value)},
-                                      where)
-                return Difference("values", "aspect.values", {"index": _index_text(index), "yours": _show(y_value),
-                                                              "expected": _show(e_value)}, where)
-        elif y != e:
-            shown = {"yours": _show(tuple(y) if aspect == "shape" else y),
-                     "expected": _show(tuple(e) if aspect == "shape" else e)}
-            return Difference(aspect, f"aspect.{aspect}", shown, where)
-    for aspect in ("same_object",):
-        if aspect in aspects and aspect in expected and yours.get(aspect) != expected[aspect]:
-            return Difference("inputs", "aspect.same_object",
-                              {"yours": yours.get(aspect), "expected": expected[aspect]}, where)
+        found = _compare_values(yours, expected, tolerance, where) if fact == "values" else \
+            _compare_fact(fact, yours.get(fact), expected.get(fact), where)
+        if found:
+            return found
+    if "same_object" in aspects and "same_object" in expected and yours.get("same_object") != expected["same_object"]:
+        return Difference("inputs", "aspect.same_object",
+                          {"yours": yours.get("same_object"), "expected": expected["same_object"]}, where)
     if "grad" in aspects and "grad" in expected:
-        y_grad, e_grad = yours.get("grad"), expected["grad"]
-        if (y_grad is None) != (e_grad is None):
-            return Difference("inputs", "aspect.value", {"yours": "None" if y_grad is None else "a tensor",
-                                                         "expected": "None" if e_grad is None else "a tensor"},
-                              _extend(where, ".grad"))
-        if e_grad is not None:
-            return _compare_tensor(y_grad, e_grad, aspects & {"shape", "values"}, tolerance, _extend(where, ".grad"))
+        return _compare_grad(yours.get("grad"), expected["grad"], aspects, tolerance, _extend(where, ".grad"))
     return None
+
+
+def _compare_fact(fact: str, y, e, where) -> Difference | None:
+    """One fact other than the values: equal, or the difference named after it."""
+    if y == e:
+        return None
+    shown = {"yours": _show(tuple(y) if fact == "shape" else y), "expected": _show(tuple(e) if fact == "shape" else e)}
+    return Difference(fact, f"aspect.{fact}", shown, where)
+
+
+def _compare_values(yours, expected, tolerance, where) -> Difference | None:
+    """The values, within the dtype's tolerance; skipped only where the expected description has none
+    (a meta tensor): silence on the learner's side never passes."""
+    e = expected.get("values")
+    if e is None:
+        return None
+    found = _first_value_difference(yours.get("values"), e, tolerance.for_dtype(expected["dtype"]))
+    if not found:
+        return None
+    index, y_value, e_value = found
+    if not index:   # a 0-dim tensor: there is no position to name
+        return Difference("values", "aspect.value", {"yours": _show(y_value), "expected": _show(e_value)}, where)
+    return Difference("values", "aspect.values", {"index": _index_text(index), "yours": _show(y_value),
+                                                  "expected": _show(e_value)}, where)
+
+
+def _compare_grad(y_grad, e_grad, aspects, tolerance, where) -> Difference | None:
+    """An input's ``.grad`` after the call: present where the reference's is, with its shape and values."""
+    if (y_grad is None) != (e_grad is None):
+        return Difference("inputs", "aspect.value", {"yours": "None" if y_grad is None else "a tensor",
+                                                     "expected": "None" if e_grad is None else "a tensor"}, where)
+    if e_grad is None:
+        return None
+    return _compare_tensor(y_grad, e_grad, aspects & {"shape", "values"}, tolerance, where)
 
 
 # How each kind of description is compared (kinds not listed have nothing more to compare).

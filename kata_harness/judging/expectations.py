@@ -80,43 +80,51 @@ class LiveReference:
             self.start(pending)
         assert self.referee is not None and self.job is not None   # start() set both
         wanted = {f.qualified: f for f in pending}
-        found: dict[str, dict | Verdict] = {}
-        limit_at = min(time.monotonic() + STARTUP_TIMEOUT, stop_at)
-        problem = "no answer"
         try:
-            while True:
-                try:
-                    event = self.referee.next_event(limit_at - time.monotonic())
-                except queue.Empty:
-                    problem = f"no answer within {STARTUP_TIMEOUT:g} s"
-                    break
-                if event is None:
-                    problem = self.referee.death_reason()
-                    break
-                if event.job != self.job["job"]:
-                    continue
-                fields = event.fields
-                if event.kind == "expected":
-                    name = f"{fields.get('kata')}.{fields.get('function')}"
-                    if name in wanted:
-                        found[name] = fields
-                elif event.kind == "expected_error":
-                    for name, info in wanted.items():
-                        if info.kata == fields.get("kata") and fields.get("function") in (None, info.name):
-                            found[name] = Verdict(Status.ERROR, reason=Reason("error.reference", {"error": str(fields.get("error"))}))
-                elif event.kind == "done":
-                    break
+            found, problem = self._read(self.referee, wanted, min(time.monotonic() + STARTUP_TIMEOUT, stop_at))
         finally:
             self.referee.stop()
             self.referee = None
         for name, info in wanted.items():
             yield info, found.get(name) or Verdict(Status.ERROR, reason=Reason("error.reference", {"error": problem}))
 
+    def _read(self, referee: Child, wanted: dict, limit_at: float) -> tuple[dict, str]:
+        """The referee's answers until its ``done``: ({function: expected fields or error Verdict}, what
+        went wrong when it stopped early)."""
+        assert self.job is not None   # set with the referee
+        found: dict[str, dict | Verdict] = {}
+        while True:
+            try:
+                event = referee.next_event(limit_at - time.monotonic())
+            except queue.Empty:
+                return found, f"no answer within {STARTUP_TIMEOUT:g} s"
+            if event is None:
+                return found, referee.death_reason()
+            if event.job != self.job["job"]:
+                continue
+            if event.kind == "done":
+                return found, "no answer"
+            found.update(_answers(event, wanted))
+
     def stop(self) -> None:
         """Stop the referee if it still runs."""
         if self.referee is not None:
             self.referee.stop()
             self.referee = None
+
+
+def _answers(event, wanted: dict) -> dict:
+    """What one referee event says: the expected fields of a function, or an error Verdict for each
+    function it could not observe."""
+    fields = event.fields
+    if event.kind == "expected":
+        name = f"{fields.get('kata')}.{fields.get('function')}"
+        return {name: fields} if name in wanted else {}
+    if event.kind == "expected_error":
+        failed = Verdict(Status.ERROR, reason=Reason("error.reference", {"error": str(fields.get("error"))}))
+        return {name: failed for name, info in wanted.items()
+                if info.kata == fields.get("kata") and fields.get("function") in (None, info.name)}
+    return {}
 
 
 class Recorded:

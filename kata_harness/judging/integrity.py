@@ -87,23 +87,12 @@ def grading_files(root: Path = ROOT) -> dict:
         except OSError as error:
             found[here.relative_to(root).as_posix() + "/"] = f"unreadable: {error.strerror or error}"
             continue
-        subfolders = []
+        subfolders = [here / entry.name for entry in entries if _walked_into(here, entry)]
         for entry in entries:
-            try:
-                is_folder = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                is_folder = False
-            if is_folder:
-                if entry.name not in SKIPPED_FOLDERS and not (here / entry.name / "pyvenv.cfg").exists():
-                    subfolders.append(here / entry.name)   # a virtual environment is skipped
-                continue
             relative = (here / entry.name).relative_to(root).as_posix()
-            if not _counts(relative) or _ordinary_cache(here / entry.name):
+            if _is_folder(entry) or not _counts(relative) or _ordinary_cache(here / entry.name):
                 continue
-            try:
-                found[relative] = hashlib.sha256(read_regular(here / entry.name)).hexdigest()
-            except OSError as error:
-                found[relative] = f"unreadable: {error}"
+            found[relative] = _file_digest(here / entry.name)
             if len(found) > WALK_LIMIT:
                 found["(too many files)"] = ""
                 return found
@@ -112,6 +101,27 @@ def grading_files(root: Path = ROOT) -> dict:
             continue
         folders.extend((folder, depth + 1) for folder in reversed(subfolders))
     return dict(sorted(found.items()))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    """Whether a folder entry is a real folder (a link to one is not)."""
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _walked_into(here: Path, entry: os.DirEntry) -> bool:
+    """Whether the walk goes into this folder: not a cache or a repository's own, not a virtual environment."""
+    return _is_folder(entry) and entry.name not in SKIPPED_FOLDERS and not (here / entry.name / "pyvenv.cfg").exists()
+
+
+def _file_digest(path: Path) -> str:
+    """The SHA-256 of a regular file, or why it could not be read (which matches no manifest)."""
+    try:
+        return hashlib.sha256(read_regular(path)).hexdigest()
+    except OSError as error:
+        return f"unreadable: {error}"
 
 
 def _signature(digests: dict, secret: str) -> str:

@@ -216,34 +216,45 @@ def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     if event.job != job["job"]:
         return "an event of another job"
     step, kata, info = plan.next_step()
-    fields = event.fields
     if step == "importing":
-        if event.kind != "importing" or fields.get("kata") != kata:
-            return f"'{event.kind}' where 'importing {kata}' was due"
-        devices = fields.get("devices")
-        if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
-            return "an import without the devices it can use"
-    elif step == "function":
-        in_function = plan.current == ("function", info)
-        if not in_function:
-            if event.kind == "kata_error" and plan.current == ("kata", kata):
-                reason = fields.get("reason")
-                if not (isinstance(reason, list) and len(reason) == 2 and reason[0] in _ERROR_KEYS
-                        and isinstance(reason[1], dict)
-                        and all(isinstance(v, (str, int)) for v in reason[1].values())):
-                    return "a malformed kata error"
-                return None
-            if event.kind != "start" or (fields.get("kata"), fields.get("function")) != (kata, info.name):
-                return f"'{event.kind}' where 'start {info.qualified}' was due"
-        else:
-            if event.kind not in ("observed", "missing") or \
-                    (fields.get("kata"), fields.get("function")) != (kata, info.name):
-                return f"'{event.kind}' where the observations of {info.qualified} were due"
-            if event.kind == "observed" and not isinstance(fields.get("observations"), dict):
-                return "observations that are not a table"
-    elif event.kind != "done":
-        return f"'{event.kind}' after the last function"
+        return _not_importing(event, kata)
+    if step == "function":
+        assert info is not None   # a function step names its function
+        if plan.current == ("function", info):
+            return _not_observations(event, kata, info)
+        if event.kind == "kata_error" and plan.current == ("kata", kata):
+            return _malformed_kata_error(event.fields.get("reason"))
+        if event.kind != "start" or (event.fields.get("kata"), event.fields.get("function")) != (kata, info.name):
+            return f"'{event.kind}' where 'start {info.qualified}' was due"
+        return None
+    return None if event.kind == "done" else f"'{event.kind}' after the last function"
+
+
+def _not_importing(event: Event, kata: str) -> str | None:
+    """Why ``event`` is not the ``importing`` of ``kata``, with the devices the child can use."""
+    if event.kind != "importing" or event.fields.get("kata") != kata:
+        return f"'{event.kind}' where 'importing {kata}' was due"
+    devices = event.fields.get("devices")
+    if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
+        return "an import without the devices it can use"
     return None
+
+
+def _not_observations(event: Event, kata: str, info: FunctionInfo) -> str | None:
+    """Why ``event`` is not the observations (or the ``missing``) of the function being graded."""
+    if event.kind not in ("observed", "missing") or \
+            (event.fields.get("kata"), event.fields.get("function")) != (kata, info.name):
+        return f"'{event.kind}' where the observations of {info.qualified} were due"
+    if event.kind == "observed" and not isinstance(event.fields.get("observations"), dict):
+        return "observations that are not a table"
+    return None
+
+
+def _malformed_kata_error(reason) -> str | None:
+    """Why a kata error's reason is not one a child may send (a known key and plain fields)."""
+    well_formed = isinstance(reason, list) and len(reason) == 2 and reason[0] in _ERROR_KEYS and \
+        isinstance(reason[1], dict) and all(isinstance(v, (str, int)) for v in reason[1].values())
+    return None if well_formed else "a malformed kata error"
 
 
 def public_cases(expected: Expected) -> int | None:
@@ -332,28 +343,32 @@ def _first_gap(yours, expected, path: str) -> str | None:
     if yours is None:
         return path
     if isinstance(expected, dict):
-        if not isinstance(yours, dict):
-            return path
-        if expected.get("kind") == "dict" and isinstance(yours.get("keys"), list) \
-                and isinstance(yours.get("items"), list) and all(isinstance(k, str) for k in yours["keys"]):
-            # A returned dict's items pair by key, in any order, as the comparison pairs them.
-            by_key = dict(zip(yours["keys"], yours["items"]))
-            yours = {**yours, "keys": expected["keys"], "items": [by_key.get(k) for k in expected["keys"]]}
-        for key, value in expected.items():
-            if key == "printed":
-                continue
-            if key not in yours:
-                return f"{path}.{key}"
-            gap = _first_gap(yours[key], value, f"{path}.{key}")
-            if gap:
-                return gap
-    elif isinstance(expected, list):
+        return _first_gap_in_fields(yours, expected, path)
+    if isinstance(expected, list):
         if not isinstance(yours, list) or len(yours) != len(expected):
             return path
-        for index, (y, e) in enumerate(zip(yours, expected)):
-            gap = _first_gap(y, e, f"{path}[{index}]")
-            if gap:
-                return gap
+        return next((gap for index, (y, e) in enumerate(zip(yours, expected))
+                     if (gap := _first_gap(y, e, f"{path}[{index}]"))), None)
+    return None
+
+
+def _first_gap_in_fields(yours, expected: dict, path: str) -> str | None:
+    """``_first_gap`` for a record: every field of the expected one, what the learner printed aside."""
+    if not isinstance(yours, dict):
+        return path
+    if expected.get("kind") == "dict" and isinstance(yours.get("keys"), list) \
+            and isinstance(yours.get("items"), list) and all(isinstance(k, str) for k in yours["keys"]):
+        # A returned dict's items pair by key, in any order, as the comparison pairs them.
+        by_key = dict(zip(yours["keys"], yours["items"]))
+        yours = {**yours, "keys": expected["keys"], "items": [by_key.get(k) for k in expected["keys"]]}
+    for key, value in expected.items():
+        if key == "printed":
+            continue
+        if key not in yours:
+            return f"{path}.{key}"
+        gap = _first_gap(yours[key], value, f"{path}.{key}")
+        if gap:
+            return gap
     return None
 
 

@@ -44,43 +44,50 @@ def text(doc: dict, katas: list[KataInfo], *, lang: str,
     last the summary line ``score X/Y``."""
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
-    out, next_up, skipped = [], None, False
-    if integrity and not integrity.ok:
-        out += [_paint(integrity_text(integrity, lang), "error", colour), ""]
+    out = [_paint(integrity_text(integrity, lang), "error", colour), ""] if integrity and not integrity.ok else []
     for kata in doc["katas"]:
-        out.append(_paint(f"{kata['kata']}  {titles[kata['kata']]}", "title", colour))
-        out.append(f"  {_bar(kata['score'], kata['max_score'], colour)}  {kata['score']}/{kata['max_score']}")
-        width = max(len(f["name"]) for f in kata["functions"])
-        for entry in kata["functions"]:
-            info = infos[f"{kata['kata']}.{entry['name']}"]
-            skipped = skipped or bool(entry.get("skipped"))
-            detail = {"passed": pick(info.title, lang), "todo": message("status.todo", lang)}.get(
-                entry["status"], entry["differed"].partition("\n")[0])
-            mark = _paint(MARKS[entry["status"]], entry["status"], colour)
-            out.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
-        out.append("")
-    for kata in (next_from or doc)["katas"]:
-        for entry in kata["functions"]:
-            if next_up is None and entry["status"] != "passed":
-                next_up = (infos[f"{kata['kata']}.{entry['name']}"], entry)
-    if skipped:
+        out += _kata_table(kata, titles[kata["kata"]], infos, lang, colour)
+    if any(entry.get("skipped") for kata in doc["katas"] for entry in kata["functions"]):
         out.append(message("skipped.cuda", lang))
-    if next_up:
-        info, entry = next_up
-        out.append(_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
-                                  lesson=lesson_text(info.section, lang)), "next", colour))
-        out.extend("  " + line for line in with_hint(entry, lang).splitlines())
-        out.append("  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name))
-        out.append("")
-    elif (next_from or doc)["katas"]:
-        graded = sum(len(kata["functions"]) for kata in (next_from or doc)["katas"])
-        everything = sum(len(kata.functions) for kata in katas)
-        out.append(message("grade.all_done" if graded >= everything else "grade.selection_done", lang))
+    out += _next_up(next_from or doc, katas, infos, lang, colour)
     if doc.get("hidden_checks_not_run"):
         out.append(message("hidden.not_run", lang, count=doc["hidden_checks_not_run"]))
     if summary:
         out.append(summary_line(doc, lang))
     return "\n".join(out).rstrip("\n")
+
+
+def _kata_table(kata: dict, title: str, infos: dict, lang: str, colour: bool) -> list[str]:
+    """One kata's lines: its title, its progress bar, a line per function, a blank line."""
+    lines = [_paint(f"{kata['kata']}  {title}", "title", colour),
+             f"  {_bar(kata['score'], kata['max_score'], colour)}  {kata['score']}/{kata['max_score']}"]
+    width = max(len(f["name"]) for f in kata["functions"])
+    for entry in kata["functions"]:
+        info = infos[f"{kata['kata']}.{entry['name']}"]
+        detail = {"passed": pick(info.title, lang), "todo": message("status.todo", lang)}.get(
+            entry["status"], entry["differed"].partition("\n")[0])
+        mark = _paint(MARKS[entry["status"]], entry["status"], colour)
+        lines.append(f"  {mark} {entry['name']:<{width}}  {entry['score']}/{entry['max_score']}  {detail}")
+    return [*lines, ""]
+
+
+def _next_up(doc: dict, katas: list[KataInfo], infos: dict, lang: str, colour: bool) -> list[str]:
+    """What to do next: the first function not passed, in full with its first hint; or, when all
+    passed, that everything (or everything graded here) is done."""
+    pending = [(kata, entry) for kata in doc["katas"] for entry in kata["functions"] if entry["status"] != "passed"]
+    if pending:
+        kata, entry = pending[0]
+        info = infos[f"{kata['kata']}.{entry['name']}"]
+        return [_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
+                               lesson=lesson_text(info.section, lang)), "next", colour),
+                *("  " + line for line in with_hint(entry, lang).splitlines()),
+                "  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name),
+                ""]
+    if not doc["katas"]:
+        return []
+    graded = sum(len(kata["functions"]) for kata in doc["katas"])
+    everything = sum(len(kata.functions) for kata in katas)
+    return [message("grade.all_done" if graded >= everything else "grade.selection_done", lang)]
 
 
 def summary_line(doc: dict, lang: str) -> str:
