@@ -36,6 +36,7 @@ from typing import Any
 from ..content.curriculum import FunctionInfo, load_curriculum, resolve
 from ..content.messages import message
 from ..files import digest, read_regular
+from ..files import write_atomically as _write_atomically
 from ..isolation import sandbox
 from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
 from ..isolation.processes import RUN_AS_VARIABLE
@@ -44,6 +45,7 @@ from ..judging.expectations import Recorded
 from ..judging.judge import FUNCTION_TIMEOUT, grade
 from ..judging.verdicts import Status
 from ..layout import ROOT, Layout
+from ..outputs.gradebook import function_entries
 from . import UsageError, repository
 from .shared import expectations_for, read_secret
 
@@ -223,13 +225,15 @@ class Progress:
 
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
-    """The gradebook row of a submission (all zeros when it could not be graded)."""
+    """The gradebook row of a submission (all zeros when it could not be graded): the CSV's columns,
+    then each function's details for the JSON (``gradebook.function_entries``)."""
     row: dict[str, Any] = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
         passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
         row[info.qualified] = info.points if passed else 0
         row["score"] += row[info.qualified]
     row["notes"] = "; ".join(submission.notes)
+    row["functions"] = function_entries(functions, verdicts)   # the JSON's details (the CSV keeps its columns)
     return row
 
 
@@ -396,25 +400,10 @@ def _gradebook(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> by
         return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns)
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
     writer.writeheader()
     writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
     return text.getvalue().encode("utf-8-sig")
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
 
 
 def default_jobs() -> int:

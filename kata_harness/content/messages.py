@@ -371,6 +371,9 @@ MESSAGES = {
         "en": "Practice feedback: public checks only. Your instructor makes the official grade.",
         "zh": "练习反馈：只运行公开检查。正式成绩由老师评定。",
     },
+    # --- the class report (grade.py report, batch --report): what an instructor reads ------------
+    "title.name_error": {"en": "A name Python does not know (a missing import or a typo)",
+                         "zh": "Python 不认识的名字（缺少导入或拼写错误）"},
 }
 
 
