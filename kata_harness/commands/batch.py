@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..content.curriculum import FunctionInfo, load_curriculum, resolve
-from ..content.messages import message
+from ..content.messages import default_language, message
 from ..files import digest, read_regular
 from ..files import write_atomically as _write_atomically
 from ..isolation import sandbox
@@ -45,6 +45,7 @@ from ..judging.expectations import Recorded
 from ..judging.judge import FUNCTION_TIMEOUT, grade
 from ..judging.verdicts import Status
 from ..layout import ROOT, Layout
+from ..outputs import class_report
 from ..outputs.gradebook import function_entries
 from . import UsageError, repository
 from .shared import expectations_for, read_secret
@@ -429,7 +430,8 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
 
 
 def run(args, *, started: float) -> int:
-    """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
+    folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
     secret = read_secret(args.secret_file, "batch")
     directory = Path(args.directory)
     if not directory.is_dir():
@@ -444,7 +446,11 @@ def run(args, *, started: float) -> int:
     mode = sandbox_mode(args.no_sandbox)
     if mode == sandbox.NONE and not args.no_sandbox:
         raise UsageError(message("batch.no_sandbox", "en"))
-    functions = resolve([], load_curriculum())
+    report, lang = (Path(args.report) if args.report else None), args.lang or default_language()   # the report's
+    if report is not None and not report.parent.is_dir():   # found now, not after grading the class
+        raise UsageError(message("report.unwritable", lang, file=str(report), why="no such folder"))
+    katas = load_curriculum()
+    functions = resolve([], katas)
     source = expectations_for(args.against, "en")
     if source.stale:   # a gradebook must not hold errors that are the key's fault
         raise UsageError(message("error.stale_key", "en"))
@@ -455,8 +461,11 @@ def run(args, *, started: float) -> int:
     if not cases.official and cases.not_run:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
-    run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
-              jobs=default_jobs() if args.jobs is None else args.jobs,
-              function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
-              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
+                     jobs=default_jobs() if args.jobs is None else args.jobs,
+                     function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
+                     sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    if report is not None:
+        class_report.write(report, rows, katas, lang, source=Path(args.out).name)
+        print(message("report.written", lang, path=report), file=sys.stderr)
     return 0
