@@ -158,6 +158,11 @@ class Browser:
                                                     "clip": {"x": 0, "y": 0, "width": width, "height": tall, "scale": 1}})
         path.write_bytes(base64.b64decode(shot["data"]))
 
+    def pdf(self, path: Path) -> None:
+        """Print the page to a PDF file, as the browser's print dialog would (A4, backgrounds kept)."""
+        printed = self.call("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69, "printBackground": True})
+        path.write_bytes(base64.b64decode(printed["data"]))
+
     def close(self) -> None:
         """Close Chromium (kill it if it does not leave) and remove its profile."""
         try:

@@ -133,7 +133,9 @@ def test_every_number_the_browser_draws_is_the_gradebooks(graded):
     with browser.Browser() as page:
         shown = _loaded(page, where / "class-report.html")
         page.screenshot(where / "class-report.png", 1100, 1500)
+        page.pdf(where / "class-report.pdf")
     assert (where / "class-report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (where / "class-report.pdf").read_bytes()[:5] == b"%PDF-"   # it prints
     assert shown["lang"] == "en" and shown["title"] == "Class report"
 
     scores = [row["score"] for row in rows]

@@ -216,14 +216,14 @@ h3 { font-size: 16px; margin: 18px 0 6px; } .muted { color: #5f6368; }
 .card .big { display: block; font-size: 26px; font-weight: 600; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid #e4e4e4; }
-th { background: #f4f4f4; font-weight: 600; } td.num, th.num { text-align: right; } td.num { white-space: nowrap; }
+th { background: #f4f4f4; font-weight: 600; font-size: 14px; } td.num, th.num { text-align: right; } td.num { white-space: nowrap; }
 code, .example { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono", monospace;
                  font-size: 12.5px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .example div { color: #5f6368; margin-top: 3px; } .key { color: #5f6368; font-size: 12.5px; }
 .legend { display: flex; gap: 16px; margin: 4px 0 8px; } .legend svg { vertical-align: -1px; margin-right: 4px; }
 ol.teach li { margin: 6px 0; }
 table.pitfalls, table.progress { table-layout: fixed; } col.pitfall { width: 23%; } col.function { width: 17%; }
-col.n { width: 96px; } col.bar { width: 280px; } table.progress col.n { width: 60px; }
+col.n { width: 108px; } col.bar { width: 280px; } table.progress col.n { width: 60px; }
 tr.kata th { background: none; padding-top: 14px; font-size: 15px; }
 table.roster { max-width: 720px; } table.progress { max-width: 1000px; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
