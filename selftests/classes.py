@@ -3,11 +3,8 @@ pitfalls, a varied one drawn from the self-tests' wrong answers, and a synthetic
 
 from __future__ import annotations
 
-import inspect
 import random
-import re
 import shutil
-import textwrap
 from pathlib import Path
 
 from kata_harness.content.curriculum import load_curriculum
@@ -62,39 +59,39 @@ def make_class(directory: Path) -> dict:
     return made
 
 
-def varied_class(directory: Path, count: int, seed: int = 0, wrong_share: float = 0.25) -> None:
-    """``count`` submissions that start from the reference and take, for each function, one of its
-    wrong answers in ``selftests/variants`` with probability ``wrong_share`` (some leave a kata as
-    its stub): a class with many pitfalls, for the benchmark and the README's screenshot."""
+def varied_class(directory: Path, count: int, seed: int = 0, wrong_share: float = 0.2) -> None:
+    """``count`` submissions that start from the reference and make, for each function with
+    probability ``wrong_share``, one of its classic wrong answers (``selftests/variants``), and
+    leave a few katas as their stubs: a class with many pitfalls, for the benchmark and the
+    README's screenshot."""
     from selftests.variants import load_all
 
     wrong: dict[str, list] = {}
     for variant in load_all():
         if not variant.correct:
-            wrong.setdefault(variant.kata, []).append(variant)
+            wrong.setdefault(f"{variant.kata}.{variant.function}", []).append(variant)
     chance = random.Random(seed)
     for number in range(count):
         folder = directory / f"student{number:03d}"
         folder.mkdir(parents=True)
         for path in sorted((ROOT / "reference").glob("k*.py")):
-            if chance.random() < 0.08:   # this kata not started
+            if chance.random() < 0.05:   # this kata not started
                 shutil.copy(ROOT / "katas" / path.name, folder / path.name)
                 continue
+            kata = next(k for k in load_curriculum() if k.name == path.stem)
+            chosen = {f.name: chance.choice(wrong[f.qualified]) for f in kata.functions
+                      if f.qualified in wrong and chance.random() < wrong_share}
             text = path.read_text(encoding="utf-8")
-            chosen: dict[str, object] = {}
-            for variant in wrong.get(path.stem, []):
-                if variant.function not in chosen and chance.random() < wrong_share:
-                    chosen[variant.function] = variant
-            for function, variant in chosen.items():
-                text += "\n\n" + _as_function(variant.implementation, function)
+            if chosen:   # the variants' module (its helpers and imports), then the kata's names bound to them
+                text += "\n\n" + _without_registration((ROOT / "selftests" / "variants" / path.name).read_text(encoding="utf-8"))
+                text += "".join(f"\n{name} = {variant.implementation.__name__}\n" for name, variant in chosen.items())
             (folder / path.name).write_text(text, encoding="utf-8")
 
 
-def _as_function(implementation, name: str) -> str:
-    """The source of a wrong answer, without its decorator, renamed to the kata function's name."""
-    source = textwrap.dedent(inspect.getsource(implementation))
-    source = "\n".join(line for line in source.splitlines() if not line.startswith("@")) + "\n"
-    return re.sub(r"^def \w+\(", f"def {name}(", source, count=1, flags=re.M)
+def _without_registration(source: str) -> str:
+    """A variants module without what registers its functions (the import and the decorators)."""
+    return "\n".join(line for line in source.splitlines()
+                     if not line.startswith(("@", "from selftests.variants import"))) + "\n"
 
 
 def synthetic_gradebook(count: int, seed: int = 0) -> list[dict]:
