@@ -15,7 +15,7 @@ import fcntl
 import json
 import os
 import shutil
-import subprocess
+import signal
 import sys
 import tempfile
 import time
@@ -53,20 +53,17 @@ class Browser:
         self.timeout, self.profile = timeout, tempfile.mkdtemp(prefix="kata-chromium-")
         commands_read, commands_write = os.pipe()
         answers_read, answers_write = os.pipe()
-        # Out of the way of 3 and 4 before the child moves them there (a pipe may be 3 or 4 itself).
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands_read, answers_write)]
-        for fd in (commands_read, answers_write):
+        devnull = os.open(os.devnull, os.O_RDWR)
+        # Chromium's ends go to its 3 and 4 (posix_spawn's dup2s: no Python runs between fork and exec),
+        # from above 9, so that no move overwrites an end still to be moved (a pipe may itself be 3 or 4).
+        ends = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (commands_read, answers_write, devnull)]
+        for fd in (commands_read, answers_write, devnull):
             os.close(fd)
-
-        def onto_3_and_4() -> None:
-            os.dup2(high[0], 3)
-            os.dup2(high[1], 4)
-
-        self.process = subprocess.Popen(
-            [path, *FLAGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"],
-            preexec_fn=onto_3_and_4, pass_fds=(3, 4), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for fd in high:
+        moves = [(ends[2], 0), (ends[2], 1), (ends[2], 2), (ends[0], 3), (ends[1], 4)]
+        self.pid = os.posix_spawn(path, [path, *FLAGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}",
+                                         "about:blank"], dict(os.environ),
+                                  file_actions=[(os.POSIX_SPAWN_DUP2, fd, to) for fd, to in moves])
+        for fd in ends:
             os.close(fd)
         self.commands, self.answers = os.fdopen(commands_write, "wb"), answers_read
         self.buffer, self.next_id, self.events = b"", 0, []
@@ -164,17 +161,21 @@ class Browser:
         path.write_bytes(base64.b64decode(printed["data"]))
 
     def close(self) -> None:
-        """Close Chromium (kill it if it does not leave) and remove its profile."""
+        """Close Chromium (kill it if it does not leave in time) and remove its profile."""
         try:
             self._send("Browser.close")
-            self.process.wait(10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.process.kill()
-            self.process.wait()
-        finally:
-            self.commands.close()
-            os.close(self.answers)
-            shutil.rmtree(self.profile, ignore_errors=True)
+        except OSError:
+            pass
+        deadline = time.monotonic() + 10
+        while os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                break
+            time.sleep(0.05)
+        self.commands.close()
+        os.close(self.answers)
+        shutil.rmtree(self.profile, ignore_errors=True)
 
     def __enter__(self) -> Browser:
         return self
