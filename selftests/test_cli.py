@@ -19,7 +19,7 @@ from kata_harness.layout import Layout
 from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
 
 CURRICULUM = load_curriculum()
-SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "check")
+SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "check")
 
 
 def _first(kata_index: int = 0):

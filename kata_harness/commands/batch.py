@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ..content.curriculum import FunctionInfo, load_curriculum, resolve
-from ..content.messages import message
+from ..content.messages import default_language, message
 from ..files import digest, read_regular
+from ..files import write_atomically
 from ..isolation import sandbox
 from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
 from ..isolation.processes import RUN_AS_VARIABLE
@@ -45,6 +46,8 @@ from ..judging.expectations import Recorded
 from ..judging.judge import FUNCTION_TIMEOUT, grade
 from ..judging.verdicts import Status
 from ..layout import ROOT, Layout
+from ..outputs import class_report
+from ..outputs.gradebook import function_entries
 from . import UsageError, repository
 from .shared import expectations_for, read_secret
 
@@ -223,13 +226,15 @@ class Progress:
 
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
-    """The gradebook row of a submission (all zeros when it could not be graded)."""
+    """The gradebook row of a submission (all zeros when it could not be graded): the CSV's columns,
+    then each function's details for the JSON (``gradebook.function_entries``)."""
     row: dict[str, Any] = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
         passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
         row[info.qualified] = info.points if passed else 0
         row["score"] += row[info.qualified]
     row["notes"] = "; ".join(submission.notes)
+    row["functions"] = function_entries(functions, verdicts)   # the JSON's details (the CSV keeps its columns)
     return row
 
 
@@ -294,9 +299,9 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
                                    sandboxed=sandboxed, log=log, extras=extras))
     ordered = [rows[s.name] for s in submissions]
-    _write_atomically(out, _gradebook(out, ordered, functions))
+    write_atomically(out, _gradebook(out, ordered, functions))
     if state is not None:
-        _write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
+        write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
             s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas}}).encode())
     reused = len(with_katas) - len(todo)
     print(f"{len(submissions)} submissions: {len(todo)} graded, {reused} unchanged (results reused), "
@@ -396,25 +401,10 @@ def _gradebook(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> by
         return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns)
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
     writer.writeheader()
     writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
     return text.getvalue().encode("utf-8-sig")
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        Path(temporary).replace(path)
-    except BaseException:
-        try:
-            Path(temporary).unlink()
-        except OSError:
-            pass
-        raise
 
 
 def default_jobs() -> int:
@@ -440,7 +430,8 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
 
 
 def run(args, *, started: float) -> int:
-    """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
+    folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
     secret = read_secret(args.secret_file, "batch")
     directory = Path(args.directory)
     if not directory.is_dir():
@@ -455,7 +446,11 @@ def run(args, *, started: float) -> int:
     mode = sandbox_mode(args.no_sandbox)
     if mode == sandbox.NONE and not args.no_sandbox:
         raise UsageError(message("batch.no_sandbox", "en"))
-    functions = resolve([], load_curriculum())
+    report, lang = (Path(args.report) if args.report else None), args.lang or default_language()   # the report's
+    if report is not None and not report.parent.is_dir():   # found now, not after grading the class
+        raise UsageError(message("report.unwritable", lang, file=str(report), why="no such folder"))
+    katas = load_curriculum()
+    functions = resolve([], katas)
     source = expectations_for(args.against, "en")
     if source.stale:   # a gradebook must not hold errors that are the key's fault
         raise UsageError(message("error.stale_key", "en"))
@@ -466,8 +461,11 @@ def run(args, *, started: float) -> int:
     if not cases.official and cases.not_run:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
-    run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
-              jobs=default_jobs() if args.jobs is None else args.jobs,
-              function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
-              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
+                     jobs=default_jobs() if args.jobs is None else args.jobs,
+                     function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
+                     sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    if report is not None:
+        class_report.write(report, rows, katas, lang, source=Path(args.out).name)
+        print(message("report.written", lang, path=report), file=sys.stderr)
     return 0
