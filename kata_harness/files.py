@@ -72,10 +72,10 @@ def write_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.replace(temporary, path)
+        Path(temporary).replace(path)
     except BaseException:
         try:
-            os.unlink(temporary)
+            Path(temporary).unlink()
         except OSError:
             pass
         raise

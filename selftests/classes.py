@@ -53,7 +53,7 @@ def make_class(directory: Path) -> dict:
     made["stub"] = ("stub", [])
     _copy(ROOT / "reference", directory / HOSTILE_NAME)
     kata, function = HOSTILE_FUNCTION.split(".")
-    with open(directory / HOSTILE_NAME / f"{kata}.py", "a", encoding="utf-8") as file:
+    with (directory / HOSTILE_NAME / f"{kata}.py").open("a", encoding="utf-8") as file:
         file.write(f"\n\ndef {function}(*args, **kwargs):\n    raise ValueError({HOSTILE_ERROR!r})\n")
     made[HOSTILE_NAME] = ("hostile", [HOSTILE_FUNCTION])
     return made

@@ -184,7 +184,7 @@ def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades
 def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
-    with open(repo / "katas" / "k01_creation.py", "a") as handle:
+    with (repo / "katas" / "k01_creation.py").open("a") as handle:
         handle.write(WRONG_FILLED)
     log, step_summary, result = _run_grading_step(repo, tmp_path)
     _validate_classroom(result)
@@ -274,7 +274,7 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     solutions.mkdir()
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, solutions / path.name)
-    with open(solutions / "k03_dtypes.py", "a") as handle:
+    with (solutions / "k03_dtypes.py").open("a") as handle:
         handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
     started = time.monotonic()
     done = run("--solutions", str(solutions), "--format", "classroom", "--deadline", "25", "--timeout", "60")

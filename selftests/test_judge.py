@@ -96,7 +96,7 @@ def _with(function: str, change) -> dict:
 
 def test_a_correct_answer_passes_every_function_of_every_kata(clock):
     grading, lane = _grade(clock, K01 + K02)
-    assert _status(grading) == {name: "passed" for name in K01 + K02}
+    assert _status(grading) == dict.fromkeys(K01 + K02, "passed")
     assert set(grading.durations) == set(K01 + K02) and all(d > 0 for d in grading.durations.values())
     assert lane.jobs() == [K01, K02]                       # one job per kata, in order
     assert [child.stopped for child in lane.children] == [True, True]   # ended cleanly: the process serves on
@@ -159,7 +159,7 @@ def test_a_kata_error_costs_its_whole_kata_and_nothing_else(clock):
     script = [importing("k01_creation"), kata_error("k01_creation", "error.syntax", {"file": "k01_creation.py", "line": 3}),
               done()]
     grading, lane = _grade(clock, K01 + K02, {"k01_creation": [script]})
-    _only_failing(grading, {name: ("error", "error.syntax") for name in K01})
+    _only_failing(grading, dict.fromkeys(K01, ("error", "error.syntax")))
     assert _reason(grading, K01[0]) == ("error.syntax", {"file": "k01_creation.py", "line": 3})
     assert len(lane.children) == 2 and all(child.stopped for child in lane.children)
 
@@ -174,7 +174,7 @@ def test_a_kata_error_costs_its_whole_kata_and_nothing_else(clock):
 def test_a_malformed_kata_error_is_a_protocol_error_of_the_kata(clock, reason):
     script = [importing("k01_creation"), Send("kata_error", {"kata": "k01_creation", "reason": reason}), done()]
     grading, lane = _grade(clock, K01, {"k01_creation": [script]})
-    _only_failing(grading, {name: ("error", "error.protocol") for name in K01})
+    _only_failing(grading, dict.fromkeys(K01, ("error", "error.protocol")))
     assert _reason(grading, K01[0])[1] == {"what": "a malformed kata error"}
     assert lane.children[0].stopped is False
 
@@ -210,7 +210,7 @@ def test_an_event_out_of_order_costs_what_the_child_was_doing_and_a_fresh_job_gr
     script = answered("k01_creation", K01_NAMES)
     script[index] = step
     grading, lane = _grade(clock, K01 + K02, {"k01_creation": [script]})
-    _only_failing(grading, {name: ("error", "error.protocol") for name in charged})
+    _only_failing(grading, dict.fromkeys(charged, ("error", "error.protocol")))
     assert what in _reason(grading, charged[0])[1]["what"]
     # Its process serves no other job: the job queued on it is sent again, then the rest of the kata.
     assert lane.children[0].stopped is False
@@ -245,7 +245,7 @@ def test_an_extra_event_after_the_last_function_costs_nothing_but_the_process(cl
     script = answered("k01_creation", K01_NAMES)
     script.insert(-1, start("k01_creation", "filled"))
     grading, lane = _grade(clock, K01 + K02, {"k01_creation": [script]})
-    assert _status(grading) == {name: "passed" for name in K01 + K02}
+    assert _status(grading) == dict.fromkeys(K01 + K02, "passed")
     assert lane.children[0].stopped is False and lane.jobs() == [K01, K02, K02]
 
 
@@ -272,7 +272,7 @@ def test_silence_before_importing_costs_the_first_function_after_the_startup_lim
 def test_silence_while_importing_costs_the_whole_kata(clock):
     grading, _ = _grade(clock, K01 + K02, {"k01_creation": [[importing("k01_creation"), Silence()]]},
                         function_timeout=0.5)
-    _only_failing(grading, {name: ("error", "error.timeout") for name in K01})
+    _only_failing(grading, dict.fromkeys(K01, ("error", "error.timeout")))
     assert _reason(grading, K01[0])[1] == {"seconds": 0.5}
 
 
@@ -362,14 +362,14 @@ def test_a_crash_before_importing_costs_the_first_function(clock):
 def test_a_crash_after_the_last_function_costs_nothing(clock):
     script = answered("k01_creation", K01_NAMES)[:-1] + [Die()]
     grading, lane = _grade(clock, K01 + K02, {"k01_creation": [script]})
-    assert _status(grading) == {name: "passed" for name in K01 + K02}
+    assert _status(grading) == dict.fromkeys(K01 + K02, "passed")
     assert lane.children[0].stopped is False and lane.jobs() == [K01, K02]
 
 
 def test_every_restart_makes_progress(clock):
     """A child that dies at once every time costs one function per try, never loops."""
     grading, lane = _grade(clock, K01, {"k01_creation": [[Die()]] * 10})
-    assert _status(grading) == {name: "error" for name in K01}
+    assert _status(grading) == dict.fromkeys(K01, "error")
     assert lane.jobs() == [K01, K01[1:], K01[2:], K01[3:]]
 
 
@@ -378,7 +378,7 @@ def test_every_restart_makes_progress(clock):
 
 def test_a_child_that_retires_at_once_costs_nothing_and_the_job_runs_again_later(clock):
     grading, lane = _grade(clock, K01 + K02, {"k01_creation": [[Send("retired")]]})
-    assert _status(grading) == {name: "passed" for name in K01 + K02}
+    assert _status(grading) == dict.fromkeys(K01 + K02, "passed")
     # A retired child serves no other job: the queued one is sent again, and the retired job behind it.
     assert lane.jobs() == [K01, K02, K02, K01]
     assert lane.children[0].stopped is False
@@ -394,7 +394,7 @@ def test_jobs_queued_on_a_process_that_ended_are_sent_again_in_order(clock):
     script = answered("k01_creation", K01_NAMES) + [LaneDies()]
     script.insert(-2, LaneDies())   # the lane's process ends before the job's last event is read
     grading, lane = _grade(clock, K01 + K02 + K03, {"k01_creation": [script]})
-    assert _status(grading) == {name: "passed" for name in K01 + K02 + K03}
+    assert _status(grading) == dict.fromkeys(K01 + K02 + K03, "passed")
     assert lane.jobs() == [K01, K02, K03, K02, K03]
     assert [child.functions for child in lane.followed()] == [K01, K02, K03]
     assert all(child.process == 2 for child in lane.followed()[1:])
@@ -403,7 +403,7 @@ def test_jobs_queued_on_a_process_that_ended_are_sent_again_in_order(clock):
 def test_the_deadline_stops_grading_and_leaves_no_function_without_a_verdict(clock):
     script = [importing("k02_creation_traps"), start("k02_creation_traps", "class_counts"), Silence()]
     grading, lane = _grade(clock, K01 + K02 + K03, {"k02_creation_traps": [script]}, deadline=3.0)
-    assert _status(grading) == {**{name: "passed" for name in K01}, **{name: "error" for name in K02 + K03}}
+    assert _status(grading) == {**dict.fromkeys(K01, "passed"), **dict.fromkeys(K02 + K03, "error")}
     assert {_reason(grading, name)[0] for name in K02 + K03} == {"error.deadline"}
     assert [child.functions for child in lane.followed()] == [K01, K02]   # k03 was never followed
     assert lane.children[1].waits[-1] < 3.0   # the wait ends at the deadline, not at the time limit
@@ -413,7 +413,7 @@ def test_a_job_that_ends_after_the_deadline_leaves_the_rest_ungraded(clock):
     slow = answered("k01_creation", K01_NAMES)
     slow[-2] = observed("k01_creation", "mask_like", after=4.0)
     grading, _ = _grade(clock, K01 + K02, {"k01_creation": [slow]}, deadline=3.0, function_timeout=5.0)
-    assert _status(grading) == {**{name: "passed" for name in K01}, **{name: "error" for name in K02}}
+    assert _status(grading) == {**dict.fromkeys(K01, "passed"), **dict.fromkeys(K02, "error")}
     assert {_reason(grading, name)[0] for name in K02} == {"error.deadline"}
 
 
@@ -433,7 +433,7 @@ def test_a_serial_child_that_retires_after_a_job_hands_the_rest_to_a_fresh_one(c
     """It found that the first job changed what the next would see: nothing is charged."""
     lane, (first, fresh) = _serial(clock, monkeypatch, [None, RETIRE], [])
     grading = judge.grade([FUNCTIONS[name] for name in K01 + K02 + K03], Path("/nowhere"), Recorded(KEY), lane=lane)
-    assert _status(grading) == {name: "passed" for name in K01 + K02 + K03}
+    assert _status(grading) == dict.fromkeys(K01 + K02 + K03, "passed")
     assert [job["functions"][0][0] for job in first.jobs] == ["k01_creation", "k02_creation_traps", "k03_dtypes"]
     assert [job["functions"][0][0] for job in fresh.jobs] == ["k03_dtypes", "k02_creation_traps"]
     assert first.ended and lane.process is fresh
@@ -454,7 +454,7 @@ def test_a_serial_job_reads_only_its_own_events(clock, monkeypatch):
     reply = stray + answered("k02_creation_traps", [name.split(".")[1] for name in K02])
     lane, (process,) = _serial(clock, monkeypatch, [None, reply])
     grading = judge.grade([FUNCTIONS[name] for name in K01 + K02], Path("/nowhere"), Recorded(KEY), lane=lane)
-    assert _status(grading) == {name: "passed" for name in K01 + K02}
+    assert _status(grading) == dict.fromkeys(K01 + K02, "passed")
     assert len(process.jobs) == 2 and lane.process is process
 
 

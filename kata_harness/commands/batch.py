@@ -36,8 +36,7 @@ from typing import Any
 
 from ..content.curriculum import FunctionInfo, load_curriculum, resolve
 from ..content.messages import default_language, message
-from ..files import digest, read_regular
-from ..files import write_atomically
+from ..files import digest, read_regular, write_atomically
 from ..isolation import sandbox
 from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
 from ..isolation.processes import RUN_AS_VARIABLE
@@ -109,28 +108,36 @@ def read_submission(submission: Submission, katas: set[str], at: str | None = No
         submission.notes.append(f"{where.relative_to(submission.folder).as_posix()}/ cannot be read "
                                 f"({error.strerror or error})")
         return
+    submission.files = _read_kata_files(submission, where, [n for n in names if _KATA_NAME.match(n) and n[:-3] in katas])
+    submission.digest = digest(submission.files.items())
+    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
+        _note_changed_grading_files(submission)
+
+
+def _read_kata_files(submission: Submission, where: Path, names: list[str]) -> dict[str, bytes]:
+    """The named kata files' bytes; each one that cannot be read is a note instead."""
     files = {}
     for name in names:
-        if not _KATA_NAME.match(name) or name[:-3] not in katas:
-            continue
         try:
             files[name] = read_regular(where / name, KATA_FILE_LIMIT)
         except OSError as error:
             why = error.strerror or str(error).replace(f"{where / name} ", "")
             submission.notes.append(f"unreadable: {name} ({why})")
-    submission.files = files
-    submission.digest = digest(files.items())
-    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
-        theirs = integrity.grading_files(submission.folder)
-        unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
-        if unread:
-            submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
-        mine = integrity.grading_files(ROOT)
-        changed = sorted(shown_name(name) for name, digest in theirs.items()
-                         if mine.get(name) != digest and not name.endswith(("/", "/...")))
-        if changed:
-            shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
-            submission.notes.append("its own grading files differ (ignored): " + shown)
+    return files
+
+
+def _note_changed_grading_files(submission: Submission) -> None:
+    """Note the grading files of a whole-repository submission that differ from ours (they are not used)."""
+    theirs = integrity.grading_files(submission.folder)
+    unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
+    if unread:
+        submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
+    mine = integrity.grading_files(ROOT)
+    changed = sorted(shown_name(name) for name, digest in theirs.items()
+                     if mine.get(name) != digest and not name.endswith(("/", "/...")))
+    if changed:
+        shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
+        submission.notes.append("its own grading files differ (ignored): " + shown)
 
 
 def _read_at(submission: Submission, katas: set[str], at: str) -> None:
@@ -429,10 +436,9 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
     return table
 
 
-def run(args, *, started: float) -> int:
-    """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
-    folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
-    secret = read_secret(args.secret_file, "batch")
+def _checked_arguments(args) -> tuple[Path, str, Path | None, str]:
+    """The submissions' folder, the sandbox mode, the report's path and its language, each checked
+    before anything is graded (a mistake is found now, not after grading the class)."""
     directory = Path(args.directory)
     if not directory.is_dir():
         raise UsageError(f"batch: {directory} is not a folder")
@@ -449,6 +455,14 @@ def run(args, *, started: float) -> int:
     report, lang = (Path(args.report) if args.report else None), args.lang or default_language()   # the report's
     if report is not None and not report.parent.is_dir():   # found now, not after grading the class
         raise UsageError(message("report.unwritable", lang, file=str(report), why="no such folder"))
+    return directory, mode, report, lang
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
+    folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
+    secret = read_secret(args.secret_file, "batch")
+    directory, mode, report, lang = _checked_arguments(args)
     katas = load_curriculum()
     functions = resolve([], katas)
     source = expectations_for(args.against, "en")
