@@ -15,7 +15,7 @@ from ..judging.verdicts import Reason, Status, Verdict
 from ..outputs.document import HowItRan, document
 from ..outputs.render import Printout, render
 from ..outputs.text import integrity_text, use_colour
-from .shared import existing_solutions, expectations_for, read_secret, select
+from .shared import existing_solutions, expectations_for, secret_for, select
 
 
 def run(args, *, started: float) -> int:
@@ -24,7 +24,7 @@ def run(args, *, started: float) -> int:
     lang = args.lang or default_language()
     katas, functions = select(args.selectors, lang)
     solutions = existing_solutions(args.solutions, lang)
-    secret = read_secret(args.secret_file, "grade.py")
+    secret = secret_for(args.secret_file, "grade.py")
     expected = expectations_for(args.against, lang, official=hidden.is_official(secret, args.format))
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
 
