@@ -8,9 +8,8 @@ import time
 from ..content.messages import default_language
 from ..isolation import sandbox
 from ..isolation.channel import learner_lane
-from ..judging import hidden, integrity
+from ..judging import hidden, integrity, judge
 from ..judging.judge import FUNCTION_TIMEOUT, Grading
-from ..judging.judge import grade as run_grading
 from ..judging.verdicts import Reason, Status, Verdict
 from ..outputs.document import HowItRan, document
 from ..outputs.render import Printout, render
@@ -45,7 +44,7 @@ def run(args, *, started: float) -> int:
         # Leave a second to stop the children and print, counted from grade.py's start.
         remaining = args.deadline - (time.monotonic() - started) - 1.0
         try:
-            grading = run_grading(functions, solutions, expected, lane=lane, extras=cases.extras,
+            grading = judge.grade(functions, solutions, expected, lane=lane, extras=cases.extras,
                                   function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
         finally:
             expected.stop()
