@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..aspects import ALWAYS_FOUND
 from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
+from ..content.messages import shortened
 from ..files import read_regular
 from ..isolation import sandbox
 from ..isolation.channel import learner_lane
@@ -189,7 +190,7 @@ def _first_lines(verdict, info, folder: str) -> str:
     explained = explain(verdict, info, "en", solutions=folder)
     text = " | ".join(filter(None, [explained.differed.replace("\n", " "), explained.called and
                                     f"called: {explained.called}"]))
-    return text if len(text) <= MESSAGE_CUT else text[:MESSAGE_CUT - 3] + "..."
+    return shortened(text, MESSAGE_CUT)
 
 
 def _grading(root: Path, functions: list, key, problems: list) -> None:

@@ -427,6 +427,11 @@ MESSAGES = {
 }
 
 
+def shortened(text: str, limit: int, mark: str = "...") -> str:
+    """``text`` if it has at most ``limit`` characters, else cut so that with ``mark`` it has ``limit``."""
+    return text if len(text) <= limit else text[:limit - len(mark)] + mark
+
+
 def message(key: str, lang: str = "en", **fields) -> str:
     """Return the message ``key`` in ``lang`` (English when missing), formatted with ``fields``."""
     entry = MESSAGES[key]

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..content.messages import shortened
 from ..records import TENSOR_FACTS
 
 # Default tolerances by dtype (as torch.testing uses); exact for everything else.
@@ -96,7 +97,7 @@ def _show(value) -> str:
     if isinstance(value, str):
         return value
     text = repr(value)
-    return text if len(text) <= 120 else text[:117] + "..."
+    return shortened(text, 120)
 
 
 def _index_text(index) -> str:

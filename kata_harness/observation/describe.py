@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ..content.messages import shortened
 from ..records import TENSOR_FACTS, device_name, plain
 from . import containers
 
@@ -208,4 +209,4 @@ def render_call(name: str, args, kwargs) -> str:
     """``name(arg, ...)`` as the learner would have written the call."""
     parts = [render(a) for a in args] + [f"{k}={render(v)}" for k, v in kwargs.items()]
     text = f"{name}({', '.join(parts)})"
-    return text if len(text) <= 400 else text[:397] + "..."
+    return shortened(text, 400)

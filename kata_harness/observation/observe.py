@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from ..aspects import ASPECTS, Instruments, ObservedCall
+from ..content.messages import shortened
 from ..records import Observation, Raised
 from ..spec import Call, Case, Function
 from . import containers
@@ -89,9 +90,7 @@ def _error_record(error: BaseException, learner_file: str | None) -> Raised:
     learner_path = os.path.realpath(learner_file) if learner_file else None
     mine = [f for f in frames if learner_path and os.path.realpath(f.filename) == learner_path]
     frame = mine[-1] if mine else None
-    text = str(error)
-    if len(text) > 500:
-        text = text[:500] + " ..."
+    text = shortened(str(error), 504, " ...")
     # A stub is a function whose own line raises NotImplementedError; torch raises it too
     # (e.g. for meta tensors), and that is a failure, not a todo.
     last = frames[-1] if frames else None

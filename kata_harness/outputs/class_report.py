@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..content.curriculum import KataInfo
-from ..content.messages import message, pick
+from ..content.messages import message, pick, shortened
 from ..files import read_regular, write_atomically
 from .explanations import section_text
 from .gradebook import NOT_GRADED
@@ -67,7 +67,7 @@ def _text(value, lang: str) -> str:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= EXAMPLE_LIMIT else text[:EXAMPLE_LIMIT - 1] + "…"
+    return shortened(text, EXAMPLE_LIMIT, "…")
 
 
 @dataclass

@@ -14,7 +14,7 @@ import html
 import re
 
 from ..content.curriculum import FunctionInfo, KataInfo
-from ..content.messages import message, pick
+from ..content.messages import message, pick, shortened
 from .explanations import with_hint
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
@@ -58,7 +58,7 @@ def _block(text: str) -> str:
 def _what_differed(entry: dict) -> str:
     """What went wrong, short enough for the table."""
     line = entry["differed"].partition("\n")[0]
-    return line if len(line) <= CELL_LIMIT else line[:CELL_LIMIT - 3] + "..."
+    return shortened(line, CELL_LIMIT)
 
 
 def _details(entry: dict, lang: str, limit: int) -> str:
