@@ -30,10 +30,16 @@ PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 
 
-@cache
 def available() -> bool:
+    """Whether learner code can be sandboxed: bubblewrap works here and ``KATA_SANDBOX`` is not
+    ``none`` (read at every call, so that a process sees the variable change)."""
+    return os.environ.get("KATA_SANDBOX", "").lower() != NONE and _bubblewrap_works()
+
+
+@cache
+def _bubblewrap_works() -> bool:
     """Whether bubblewrap is installed and works here (tried once per process)."""
-    if not sys.platform.startswith("linux") or os.environ.get("KATA_SANDBOX", "").lower() == NONE:
+    if not sys.platform.startswith("linux"):
         return False
     bwrap = shutil.which("bwrap")
     if bwrap is None:
