@@ -4,7 +4,8 @@
 - ``spec`` and ``observation/``: what kata tests declare and how a call is observed (the only torch importers);
 - ``isolation/``: where learner code runs (the child protocol, children and zygotes, the sandbox);
 - ``judging/``: deciding the score in grade.py's parent (comparison, verdicts, the judge, expected results);
-- ``outputs/``: what a grading prints (explanations, the JSON document, text, summaries, official formats);
+- ``outputs/``: what a grading prints (explanations, the JSON document, text, summaries, official formats),
+  and what batch writes besides points (each function's details in the gradebook, the class report);
 - ``commands/``: grade.py's command line, one module per subcommand;
 - ``layout`` (every path), ``files`` (reading learner-controlled files), ``records`` (the plain-data
   records that cross process boundaries), ``pytest_plugin`` (the pytest route) and ``classroom_step``

@@ -1,8 +1,9 @@
-"""Reading files that a learner may control.
+"""Reading files that a learner may control, and writing the grader's own files atomically.
 
 A learner's repository can hold a symbolic link to ``/dev/zero``, a FIFO that never answers or a
 file of many gigabytes where a kata file or a grading file should be. ``read_regular`` reads only
-a regular file (never through a link), up to a size cap, without blocking.
+a regular file (never through a link), up to a size cap, without blocking. ``write_atomically``
+writes a gradebook or a report so that nobody ever reads half of one.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -61,3 +63,19 @@ def digest(named: Iterable[tuple[str, bytes]]) -> str:
     for name, data in named:
         hasher.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
     return hasher.hexdigest()
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then move it into place: a reader (or a
+    run stopped halfway) sees the old file or the new one, never half of one."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        Path(temporary).replace(path)
+    except BaseException:
+        try:
+            Path(temporary).unlink()
+        except OSError:
+            pass
+        raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import subprocess
@@ -14,10 +15,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, timeout: float = 300, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """Run ``python grade.py ARGS`` and return the finished process (text output)."""
+def run(*args: str, timeout: float = 300, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``python grade.py ARGS`` and return the finished process (text output); ``env``: variables
+    to set for it."""
     return subprocess.run([sys.executable, str(ROOT / "grade.py"), *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=cwd)
+                          timeout=timeout, cwd=cwd, env={**os.environ, **(env or {})})
 
 
 def grade_json(*args: str, timeout: float = 300) -> dict:

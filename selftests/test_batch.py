@@ -3,6 +3,7 @@
 import csv
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ NAMES = [f.qualified for kata in load_curriculum() for f in kata.functions]
 
 
 def _gradebook(path):
-    with open(path, newline="", encoding="utf-8-sig") as handle:
+    with Path(path).open(newline="", encoding="utf-8-sig") as handle:
         return {row["submission"]: row for row in csv.DictReader(handle)}
 
 
@@ -376,7 +377,7 @@ def test_deadline_grading_reads_kata_files_from_git_and_runs_nothing_from_the_re
                                     ("2026-11-30T09:00:00Z", stubs, "submit/2026-11-30T09-00-00Z-b")])
     marker = tmp_path / "ran"
     hook = f"sh -c 'touch {marker}'"
-    with open(subs / "kata-bob" / ".git" / "config", "a") as config:   # what a hostile repository could hold
+    with (subs / "kata-bob" / ".git" / "config").open("a") as config:   # what a hostile repository could hold
         config.write(f"[core]\n\tfsmonitor = {hook}\n\tpager = {hook}\n[log]\n\tshowSignature = true\n"
                      f"[gpg]\n\tprogram = {marker}\n[diff]\n\texternal = {hook}\n")
     _repository(subs / "kata-mallory", [("2026-11-30T10:00:00Z", stubs, "submit/2026-11-30T10-00-00Z-m")])

@@ -1,8 +1,10 @@
-"""The curriculum, stubs, references and kata tests agree with each other and with CATALOG.md,
-and every learner-facing text exists in English and Chinese."""
+"""The curriculum, stubs, references and kata tests agree with each other and with the catalogue
+(CATALOG.md's contract, kept in selftests/catalog.json), and every learner-facing text exists in
+English and Chinese."""
 
 import ast
 import inspect
+import json
 import re
 
 import pytest
@@ -13,7 +15,8 @@ from kata_harness.layout import ROOT
 from kata_harness.observation.local import load_kata_spec, load_module
 
 KATAS = load_curriculum()
-SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"
+CATALOG = ROOT / "selftests" / "catalog.json"                 # the contract, kept by the project
+SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"        # where it is written, when beside the project
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -72,19 +75,46 @@ def test_stubs_are_bilingual_and_raise_not_implemented(kata):
         assert "NotImplementedError" in raised and "尚未实现" in raised, info.qualified
 
 
-@pytest.mark.skipif(not SHARED_CATALOG.exists(), reason="../shared/CATALOG.md is not beside this checkout")
+def _catalog() -> dict[str, list[str]]:
+    """{kata: the signatures of its functions, in the catalogue's order} from selftests/catalog.json."""
+    return json.loads(CATALOG.read_text(encoding="utf-8"))["katas"]
+
+
+def _catalog_md(text: str) -> dict[str, list[str]]:
+    """The same table read from CATALOG.md's text: each kata section's function signatures."""
+    catalog = {}
+    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+        kata = section.split()[0]
+        if re.fullmatch(r"k\d\d_\w+", kata):
+            catalog[kata] = re.findall(r"^\| `(\w+\(.*?\)(?: -> [^`]+)?)`", section, flags=re.M)
+    return catalog
+
+
+def _parameters(signature: str) -> list[tuple[str, str | None]]:
+    """(name, default as written or None) of each parameter of a catalogue signature."""
+    arguments = ast.parse(f"def {signature}: pass").body[0].args   # type: ignore[attr-defined]
+    defaults = [None] * (len(arguments.args) - len(arguments.defaults)) + [ast.unparse(d) for d in arguments.defaults]
+    return [(argument.arg, default) for argument, default in zip(arguments.args, defaults)]
+
+
+def test_the_catalog_data_is_the_catalogs_and_catalog_md_says_the_same_where_it_is():
+    """The project keeps the catalogue's contract itself; beside ../shared/CATALOG.md (where the
+    catalogue is written) it must say exactly what that file says."""
+    catalog = _catalog()
+    assert catalog and all(re.fullmatch(r"k\d\d_\w+", kata) and signatures for kata, signatures in catalog.items())
+    for signature in [signature for signatures in catalog.values() for signature in signatures]:
+        assert signature.split("(")[0].isidentifier() and _parameters(signature) is not None   # parses as a def
+    if SHARED_CATALOG.is_file():
+        assert _catalog_md(SHARED_CATALOG.read_text(encoding="utf-8")) == catalog, \
+            "selftests/catalog.json differs from ../shared/CATALOG.md: bring it up to date"
+
+
 def test_every_catalog_function_is_in_the_curriculum():
     """Function names are the contract; their katas were renumbered into a beginner's order (and
     some functions moved to another kata) after CATALOG.md was written, so a function is looked up
     by its name: each one is in exactly one kata, and functions that stayed together keep the
     catalog's order."""
-    text = SHARED_CATALOG.read_text(encoding="utf-8")
-    catalog = {}
-    for section in re.split(r"^## ", text, flags=re.M)[1:]:
-        kata = section.split()[0]
-        if re.fullmatch(r"k\d\d_\w+", kata):
-            catalog[kata] = re.findall(r"^\| `(\w+)\(", section, flags=re.M)
-    assert catalog, "CATALOG.md lists no kata"
+    catalog = {kata: [signature.split("(")[0] for signature in signatures] for kata, signatures in _catalog().items()}
     names = [f.name for k in KATAS for f in k.functions]
     assert len(names) == len(set(names)), "a function name is used by two katas"
     ours = {f.name: k for k in KATAS for f in k.functions}
@@ -95,6 +125,22 @@ def test_every_catalog_function_is_in_the_curriculum():
             together = [name for name in functions if ours[name].name == home]
             order = [f.name for f in ours[together[0]].functions if f.name in together]
             assert order == together, f"{kata} -> {home}: functions out of the catalog's order"
+
+
+def test_every_catalog_function_takes_the_catalogs_parameters():
+    """The stub's and so the reference's parameters: the names and defaults the catalogue gives
+    (the annotations may be spelled differently: ``torch.Tensor`` for ``Tensor``)."""
+    home = {f.name: kata.name for kata in KATAS for f in kata.functions}
+    wrong = []
+    for signatures in _catalog().values():
+        for signature in signatures:
+            name = signature.split("(")[0]
+            stub = getattr(load_module(ROOT / "katas" / f"{home[name]}.py"), name)
+            ours = [(p.name, None if p.default is p.empty else repr(p.default))
+                    for p in inspect.signature(stub).parameters.values()]
+            if ours != _parameters(signature):
+                wrong.append(f"{home[name]}.{name}: {ours} against the catalogue's {signature}")
+    assert not wrong
 
 
 @pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)

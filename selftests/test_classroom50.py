@@ -149,7 +149,7 @@ def test_the_autograder_holds_what_grading_needs_and_nothing_secret(released, tm
 
 def test_run_as_the_runner_runs_it_it_writes_the_result_and_the_report(released, tmp_path):
     checkout = _checkout(released, tmp_path, [path.stem for path in (ROOT / "reference").glob("k*.py")])
-    with open(checkout / "katas" / "k01_creation.py", "a") as handle:
+    with (checkout / "katas" / "k01_creation.py").open("a") as handle:
         handle.write(WRONG_FILLED)
     result, body, outputs, _ = _run_like_the_runner(released, checkout, tmp_path)
     _check_result(result)

@@ -19,7 +19,7 @@ from kata_harness.layout import Layout
 from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
 
 CURRICULUM = load_curriculum()
-SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "check")
+SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "check")
 
 
 def _first(kata_index: int = 0):
@@ -164,7 +164,7 @@ def test_check_names_every_planted_fault(tmp_path):
     _rewrite(curriculum_dir / f"{hint_key.name}.toml",
              lambda d: d["functions"][hint_fn.name].update(hint=d["functions"][hint_fn.name].pop("hints")))
     _rewrite(curriculum_dir / f"{no_zh.name}.toml", lambda d: d["functions"][no_zh_fn.name]["hints"][1].pop("zh"))
-    with open(project / "reference" / f"{raising.name}.py", "a", encoding="utf-8") as reference:
+    with (project / "reference" / f"{raising.name}.py").open("a", encoding="utf-8") as reference:
         reference.write(f"\n\ndef {raising_fn.name}(*args, **kwargs):\n    raise RuntimeError('planted')\n")
     shutil.copy(ROOT / "reference" / f"{solved.name}.py", project / "katas" / f"{solved.name}.py")
     tests = project / "tests" / f"test_{changed.name}.py"

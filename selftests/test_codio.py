@@ -126,7 +126,7 @@ def test_learner_code_cannot_read_the_secure_folder(secure, tmp_path, codio):
         pytest.skip("bubblewrap does not work here")
     url, received = codio
     workspace = _workspace(secure, tmp_path, ["k01_creation"])
-    with open(workspace / "katas" / "k01_creation.py", "a") as handle:
+    with (workspace / "katas" / "k01_creation.py").open("a") as handle:
         handle.write(PEEK.format(reference=str(workspace / ".guides/secure/reference/k01_creation.py"),
                                  secret=str(workspace / ".guides/secure/kata_secret")))
     log = _run_code_test(workspace, url)

@@ -107,7 +107,7 @@ def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_p
 def test_katas_folder_with_a_hanging_function_costs_only_that_function(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     shutil.copytree(ROOT / "reference", root / "submission" / "repo" / "katas")
-    with open(root / "submission" / "repo" / "katas" / "k03_dtypes.py", "a") as handle:
+    with (root / "submission" / "repo" / "katas" / "k03_dtypes.py").open("a") as handle:
         handle.write("\ndef mean_value(x):\n    import time\n    time.sleep(1000)\n")
     # A loose copy of a stub beside the repository: the file in katas/ wins.
     shutil.copy(ROOT / "katas" / "k01_creation.py", root / "submission" / "k01_creation.py")
@@ -207,7 +207,7 @@ def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder
         pytest.skip("needs root, and a user `nobody` that can run this interpreter")
     top = Path(tempfile.mkdtemp(prefix="kata-gradescope-"))   # traversable by others, unlike tmp_path
     try:
-        os.chmod(top, 0o755)
+        top.chmod(0o755)
         root = _tree(autograder_zip, top)
         (root / "results").mkdir()
         attack = (ROOT / "katas" / "k01_creation.py").read_text(encoding="utf-8") + ATTACKS_AS_ROOT.format(

@@ -19,7 +19,6 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
-from selftests.test_portability import winlike  # noqa: F401 (a fixture)
 from selftests.test_trust import MODES, _run
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
@@ -80,7 +79,7 @@ def test_a_kata_that_damages_its_process_costs_only_its_own_points(mode, tmp_pat
     _others_pass(json.loads(done.stdout))
 
 
-def test_without_fork_a_damaged_child_retires_before_the_next_kata(winlike, tmp_path):  # noqa: F811
+def test_without_fork_a_damaged_child_retires_before_the_next_kata(winlike, tmp_path):
     """macOS and Windows run the katas in one warm child while it stays clean: after the damaged
     kata it finds torch and the harness patched and a thread left running, and retires."""
     solutions = _damaged(tmp_path)

@@ -97,6 +97,17 @@ def test_level_three_hints_leave_a_blank(kata):
 
 def _chinese_texts():
     """(where, text) for every Chinese text a learner reads."""
+    yield from _curriculum_texts()
+    for key, texts in MESSAGES.items():
+        yield f"text.{key}", texts["zh"]
+    yield from _docstring_lines()
+    for number, line in enumerate(LESSONS["zh"].read_text(encoding="utf-8").splitlines(), 1):
+        if re.search(f"[{CJK}]", line):
+            yield f"{LESSONS['zh'].name}:{number}", line
+
+
+def _curriculum_texts():
+    """(where, text) for the Chinese titles, pitfalls and hints of the curriculum."""
     for kata in KATAS:
         yield f"{kata.name}.title", kata.title["zh"]
         for info in kata.functions:
@@ -105,18 +116,16 @@ def _chinese_texts():
                 yield f"{info.qualified}.pitfalls.{key}", texts["zh"]
             for level, texts in enumerate(info.hints, 1):
                 yield f"{info.qualified}.hint{level}", texts["zh"]
-    for key, texts in MESSAGES.items():
-        yield f"text.{key}", texts["zh"]
+
+
+def _docstring_lines():
+    """(where, line) for the Chinese lines of the kata files' docstrings."""
     for path in sorted((ROOT / "katas").glob("k*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.Module, ast.FunctionDef)):
                 for number, line in enumerate((ast.get_docstring(node) or "").splitlines(), 1):
                     if re.search(f"[{CJK}]", line):
                         yield f"{path.name}:{getattr(node, 'name', 'module')}:{number}", line
-    for path in (LESSONS["zh"],):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if re.search(f"[{CJK}]", line):
-                yield f"{path.name}:{number}", line
 
 
 def _glossary_avoided() -> list[str]:

@@ -1,10 +1,10 @@
 """Runs where learners are: every command with the POSIX-only APIs removed (as on Windows), with
 or without an installed copy of the harness, and with an interpreter that has no torch.
 
-The Windows stand-in is ``tools/winlike`` in the shared folder beside the project (a startup hook
-that deletes ``os.fork``, ``os.killpg``, ``os.setsid``, ``signal.SIGKILL``, ``signal.SIGALRM`` and
-makes ``Popen`` refuse ``pass_fds`` as CPython does on Windows); where it is missing, the same
-hook is written here. Windows has no bubblewrap, so these runs are unsandboxed.
+The Windows stand-in is ``selftests/winlike/sitecustomize.py`` (a startup hook that deletes
+``os.fork``, ``os.killpg``, ``os.setsid``, ``signal.SIGKILL``, ``signal.SIGALRM`` and makes ``Popen``
+refuse ``pass_fds`` as CPython does on Windows), given by the ``winlike`` fixture of conftest.py.
+Windows has no bubblewrap, so these runs are unsandboxed.
 """
 
 import json
@@ -16,37 +16,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
-
 from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, read_until, rest_of_output, solutions_from_reference
 
 K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")
-SHARED_WINLIKE = ROOT.parent / "shared" / "tools" / "winlike"
-HOOK = """
-import os, signal, subprocess
-for name in ("fork", "killpg", "setsid"):
-    if hasattr(os, name):
-        delattr(os, name)
-for name in ("SIGKILL", "SIGALRM"):
-    if hasattr(signal, name):
-        delattr(signal, name)
-_original = subprocess.Popen._execute_child
-def _execute_child(self, args, executable, preexec_fn, close_fds, pass_fds, *rest):
-    assert not pass_fds, "pass_fds not supported on Windows."
-    return _original(self, args, executable, preexec_fn, close_fds, pass_fds, *rest)
-subprocess.Popen._execute_child = _execute_child
-"""
-
-
-@pytest.fixture(scope="module")
-def winlike(tmp_path_factory) -> dict:
-    """The environment of a run with the POSIX-only APIs removed."""
-    folder = SHARED_WINLIKE
-    if not (folder / "sitecustomize.py").is_file():
-        folder = tmp_path_factory.mktemp("winlike")
-        (folder / "sitecustomize.py").write_text(HOOK)
-    return {**os.environ, "PYTHONPATH": str(folder), "KATA_SANDBOX": "none"}
 
 
 def _grade(root: Path, env: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -66,9 +39,13 @@ def _project_copy(tmp_path: Path) -> Path:
 
 
 def test_the_hook_really_removes_the_posix_apis(winlike):
-    probe = "import os, signal; print(hasattr(os, 'fork'), hasattr(os, 'killpg'), hasattr(signal, 'SIGKILL'))"
+    probe = ("import os, signal, subprocess, sys\n"
+             "print(hasattr(os, 'fork'), hasattr(os, 'killpg'), hasattr(os, 'setsid'), hasattr(signal, 'SIGKILL'),"
+             " hasattr(signal, 'SIGALRM'))\n"
+             "try:\n    subprocess.run([sys.executable, '-c', ''], pass_fds=(0,))\n"
+             "except AssertionError as refused:\n    print(refused)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=winlike)
-    assert done.stdout.split() == ["False", "False", "False"]
+    assert done.stdout.splitlines() == ["False False False False False", "pass_fds not supported on Windows."]
 
 
 def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):

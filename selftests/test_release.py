@@ -79,7 +79,7 @@ def test_students_pytest_works_without_reference(template, tmp_path):
 def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
     copy = tmp_path / "student"
     shutil.copytree(template, copy)
-    with open(copy / "tests" / "test_k15_bmi.py", "a") as handle:
+    with (copy / "tests" / "test_k15_bmi.py").open("a") as handle:
         handle.write("\n# made easier\n")
     (copy / "tests" / "conftest.py").write_text("")
     (copy / "curriculum" / "k12_joining.toml").unlink()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
+KATAS = {kata.name: kata.functions for kata in load_curriculum()}
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
 K01_POINTS = {f.name: f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"}
 MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
@@ -35,85 +37,97 @@ def _marker(tmp_path) -> str:
 # The attacks use Linux process facts (/proc, fork, sessions); the judge they test is the same everywhere.
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
-# Code prepended to the stubs of k01 (whose functions then earn nothing honestly): each tries to
-# make the stubs pass anyway.
+# Code prepended to a kata's stubs (whose functions then earn nothing honestly): each tries to
+# make the stubs pass anyway. __kata__ stands for the kata, __functions__ for its functions' names.
+# Each kata is a job of its own, so the forgeries, each on its own kata, are graded together.
 FORGERIES = {
-    "observer_returns_nothing": """
+    "observer_returns_nothing": ("k01_creation", """
         import kata_harness.observation.local as in_process
         in_process.observe_devices = lambda *args, **kwargs: {}
-    """,
-    "observer_returns_no_cases": """
+    """),
+    "observer_returns_no_cases": ("k02_creation_traps", """
         import kata_harness.observation.observe as observe, kata_harness.observation.local as in_process
         observe.observe_function = lambda *args, **kwargs: []
         in_process.observe_function = observe.observe_function
-    """,
-    "observer_describes_nothing": """
+    """),
+    "observer_describes_nothing": ("k04_promotion", """
         import kata_harness.observation.observe as observe
         observe.describe = lambda *args, **kwargs: {"kind": "none"}
         observe.observe_case = lambda fn, spec, case, seed, device, learner_file=None: {"call": "", "label": None}
-    """,
-    "forged_events_through_the_channel": """
+    """),
+    "forged_events_through_the_channel": ("k05_devices", """
         import gc, os
         from kata_harness.isolation.child import _Channel
         send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
-        for name in ("arange_inclusive", "evenly_spaced", "filled", "mask_like"):
-            send("start", kata="k01_creation", function=name)
-            send("observed", kata="k01_creation", function=name, observations={})
+        for name in __functions__:
+            send("start", kata="__kata__", function=name)
+            send("observed", kata="__kata__", function=name, observations={})
         send("done")
         os._exit(0)
-    """,
-    "forged_cuda_only_observations": """
+    """),
+    "forged_cuda_only_observations": ("k06_clone_view", """
         import gc, os
         from kata_harness.isolation.child import _Channel
         send = next(o for o in gc.get_objects() if isinstance(o, _Channel))
-        send("start", kata="k01_creation", function="arange_inclusive")
-        send("observed", kata="k01_creation", function="arange_inclusive", observations={"cuda": []})
-    """,
-    "malformed_and_oversized_lines": """
+        send("start", kata="__kata__", function=__functions__[0])
+        send("observed", kata="__kata__", function=__functions__[0], observations={"cuda": []})
+    """),
+    "malformed_and_oversized_lines": ("k07_indexing", """
         import os
         for fd in range(3, 40):
             try:
                 os.write(fd, b'{"event": "start"}\\n' + b"x" * (9 << 20) + b"\\n")
             except OSError:
                 pass
-    """,
+    """),
 }
+PLAIN = "k03_dtypes"   # stubs without a forgery, graded after some of the forged katas
 
 
 def _run(solutions, *args, mode="none", timeout=240, env=None):
     environment = {**os.environ, "KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none", **(env or {})}
     return subprocess.run([sys.executable, str(ROOT / "grade.py"), "--solutions", str(solutions), "--format",
-                           "json", "--timeout", "5", "--deadline", "150", *args],
+                           "json", "--timeout", "3", "--deadline", "150", *args],
                           capture_output=True, text=True, timeout=timeout, env=environment, cwd=ROOT)
 
 
 def _marked_processes(marker: str) -> list[int]:
     found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
             try:
-                with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                    if marker.encode() in handle.read():
-                        found.append(int(entry))
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
             except OSError:
                 pass
     return found
 
 
+def test_every_forgery_has_a_kata_of_its_own():
+    katas = [kata for kata, _ in FORGERIES.values()]
+    assert len(katas) == len(set(katas)) and PLAIN not in katas
+
+
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", sorted(FORGERIES))
-def test_forgery_on_stubs_earns_nothing(name, mode, tmp_path):
+def test_forgeries_on_stubs_earn_nothing(mode, tmp_path):
     solutions = tmp_path / "katas"
     shutil.copytree(ROOT / "katas", solutions)
-    target = solutions / "k01_creation.py"
-    target.write_text(textwrap.dedent(FORGERIES[name]) + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
+    for kata, code in FORGERIES.values():
+        target = solutions / f"{kata}.py"
+        names = [f.name for f in KATAS[kata]]
+        forgery = textwrap.dedent(code).replace("__functions__", repr(names)).replace("__kata__", kata)
+        target.write_text(forgery + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
     started = time.monotonic()
-    done = _run(solutions, "k01", "k03", mode=mode)
+    done = _run(solutions, *(kata for kata, _ in FORGERIES.values()), PLAIN, mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 170
     doc = json.loads(done.stdout)
     assert doc["sandbox"] == mode
-    assert doc["score"] == 0, {k: v for k, v in statuses(doc).items() if v == "passed"}
+    graded = statuses(doc)
+    for name, (kata, _) in FORGERIES.items():
+        earned = [function for function, status in graded.items() if function.startswith(f"{kata}.") and status == "passed"]
+        assert not earned, f"{name}: {earned} passed"
+    assert doc["score"] == 0, {k: v for k, v in graded.items() if v == "passed"}
 
 
 @pytest.mark.parametrize("mode", MODES)

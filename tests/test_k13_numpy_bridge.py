@@ -16,6 +16,11 @@ _GPU_ERROR = ("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu(
               "to host memory first.")
 
 
+# What a CUDA tensor's properties say.
+_AS_ON_GPU = {torch.Tensor.device.__get__: torch.device("cuda", 0), torch.Tensor.is_cuda.__get__: True,
+              torch.Tensor.is_cpu.__get__: False, torch.Tensor.get_device: 0}
+
+
 class _GpuStandIn(torch.Tensor):
     """A CPU tensor that acts like a CUDA tensor towards NumPy (see the module docstring)."""
 
@@ -27,34 +32,37 @@ class _GpuStandIn(torch.Tensor):
                 return torch.Tensor.clone(args[0]).numpy(force=True)
         if func in (torch.Tensor.numpy, torch.Tensor.__array__):
             raise TypeError(_GPU_ERROR)
-        if func == torch.Tensor.device.__get__:
-            return torch.device("cuda", 0)
-        if func == torch.Tensor.is_cuda.__get__:
-            return True
-        if func == torch.Tensor.is_cpu.__get__:
-            return False
-        if func is torch.Tensor.get_device:
-            return 0
+        if func in _AS_ON_GPU:
+            return _AS_ON_GPU[func]
         if func is torch.Tensor.cpu:
             with torch._C.DisableTorchFunctionSubclass():
                 return torch.Tensor.clone(args[0])     # a copy to host memory, as from a GPU
         if func is torch.Tensor.to:
-            device, dtype = torch._C._nn._parse_to(*args[1:], **{k: v for k, v in kwargs.items()
-                                                                  if k not in ("copy", "non_blocking")})[:2]
+            return cls._moved(func, args, kwargs)
+        if func is torch.Tensor.type and len(args) + len(kwargs) > 1 and cls._to_host_type(args, kwargs):
             with torch._C.DisableTorchFunctionSubclass():
-                if device is not None and device.type == "cpu":
-                    out = func(*args, **kwargs)
-                    return torch.Tensor.clone(out) if out is args[0] else out
-                out = torch.Tensor.to(args[0], dtype) if dtype is not None else args[0]
-            return out.as_subclass(cls)
-        if func is torch.Tensor.type and len(args) + len(kwargs) > 1:
-            target = args[1] if len(args) > 1 else kwargs.get("dtype")
-            name = target if isinstance(target, str) else getattr(target, "__module__", "") + "." + \
-                getattr(target, "__name__", "")
-            if "cuda" not in str(name) and not isinstance(target, torch.dtype):
-                with torch._C.DisableTorchFunctionSubclass():
-                    return torch.Tensor.clone(func(*args, **kwargs))
+                return torch.Tensor.clone(func(*args, **kwargs))
         return super().__torch_function__(func, types, args, kwargs)
+
+    @classmethod
+    def _moved(cls, func, args, kwargs):
+        """``tensor.to(...)``: a copy to host memory for the CPU, else still a stand-in."""
+        device, dtype = torch._C._nn._parse_to(*args[1:], **{k: v for k, v in kwargs.items()
+                                                              if k not in ("copy", "non_blocking")})[:2]
+        with torch._C.DisableTorchFunctionSubclass():
+            if device is not None and device.type == "cpu":
+                out = func(*args, **kwargs)
+                return torch.Tensor.clone(out) if out is args[0] else out
+            out = torch.Tensor.to(args[0], dtype) if dtype is not None else args[0]
+        return out.as_subclass(cls)
+
+    @staticmethod
+    def _to_host_type(args, kwargs) -> bool:
+        """Whether ``tensor.type(T)`` names a CPU tensor type (a string or class, not a dtype)."""
+        target = args[1] if len(args) > 1 else kwargs.get("dtype")
+        name = target if isinstance(target, str) else getattr(target, "__module__", "") + "." + \
+            getattr(target, "__name__", "")
+        return "cuda" not in str(name) and not isinstance(target, torch.dtype)
 
 
 def _on_gpu(call):

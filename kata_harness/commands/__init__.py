@@ -13,8 +13,9 @@ Every refusal (a bad option, an unknown kata, a folder that is not there) is a `
 raised wherever it is found and printed once, by grade.py, with exit status 2.
 
 Each subcommand is one module of this package (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``,
-``release``, ``batch``, ``check``) with a ``run(args, *, started)``; ``Command.run`` imports only the one
-asked for, so ``hint`` and ``reset`` answer without loading anything that starts a child or torch.
+``release``, ``batch``, ``report``, ``check``) with a ``run(args, *, started)``; ``Command.run`` imports only
+the one asked for, so ``hint``, ``reset`` and ``report`` answer without loading anything that starts a
+child or torch.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
 VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gradescope's own words
 # Subcommands that need neither torch nor a child process: they answer at once, even where the
 # learner's environment is not active.
-LIGHT = ("hint", "reset")
+LIGHT = ("hint", "reset", "report")
 class UsageError(Exception):
     """A command that cannot run as asked: ``text`` says why (one line, or argparse's usage line
     and its error), ``status`` is the exit status (2)."""
@@ -160,7 +161,7 @@ def build_parser() -> Parser:
     release.add_argument("--max-hint-level", type=_not_negative, default=None, metavar="N",
                          help="the template's curriculum keeps hint levels 1 to N only (0: no hints)")
 
-    batch = commands.add_parser("batch", parents=[timeout, against, secret],
+    batch = commands.add_parser("batch", parents=[timeout, against, secret, lang],
                                 help="instructor: grade every submission folder in DIR",
                                 description="Grade every submission folder in DIR into one gradebook.")
     batch.add_argument("directory", metavar="DIR", help="one subfolder per submission (a repository or its katas/)")
@@ -174,6 +175,17 @@ def build_parser() -> Parser:
                        help="grade each repository's kata files as git has them at a tag (or the last tag "
                             "matching a pattern such as 'submit/*'), or at the last commit on its default branch "
                             "before a date (2026-12-01T09:00Z; a commit's date is set by the student)")
+    batch.add_argument("--report", metavar="FILE.html", default=None,
+                       help="also write the class report: which pitfalls the class fell into, one page to open in a "
+                            "browser (in --lang); `grade.py report` draws it again from a JSON gradebook")
+
+    report = commands.add_parser("report", parents=[lang], help="instructor: the class report of a JSON gradebook",
+                                 description="Draw the class report (scores, each function's standing, the pitfalls "
+                                             "the class fell into, what to teach next) from a JSON gradebook of "
+                                             "grade.py batch, as one self-contained HTML page.")
+    report.add_argument("gradebook", metavar="GRADEBOOK.json", help="a gradebook written by grade.py batch --out FILE.json")
+    report.add_argument("--out", default="class-report.html", metavar="FILE.html",
+                        help="the page to write (default class-report.html)")
 
     check = commands.add_parser("check", help="kata author: check that every kata is complete and consistent",
                                 description="Check every kata: stub, reference, tests and curriculum exist; "

@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from ..content.curriculum import FunctionInfo, load_curriculum, resolve
-from ..content.messages import message
-from ..files import digest, read_regular
+from ..content.messages import default_language, message
+from ..files import digest, read_regular, write_atomically
 from ..isolation import sandbox
 from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
 from ..isolation.processes import RUN_AS_VARIABLE
@@ -50,6 +50,8 @@ from ..judging.expectations import Recorded
 from ..judging.judge import FUNCTION_TIMEOUT, grade
 from ..judging.verdicts import Status, Verdict
 from ..layout import ROOT, Layout
+from ..outputs import class_report
+from ..outputs.gradebook import function_entries
 from . import UsageError, repository
 from .shared import expectations_for, read_secret
 
@@ -111,28 +113,36 @@ def read_submission(submission: Submission, katas: set[str], at: str | None = No
         submission.notes.append(f"{where.relative_to(submission.folder).as_posix()}/ cannot be read "
                                 f"({error.strerror or error})")
         return
+    submission.files = _read_kata_files(submission, where, [n for n in names if _KATA_NAME.match(n) and n[:-3] in katas])
+    submission.digest = digest(submission.files.items())
+    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
+        _note_changed_grading_files(submission)
+
+
+def _read_kata_files(submission: Submission, where: Path, names: list[str]) -> dict[str, bytes]:
+    """The named kata files' bytes; each one that cannot be read is a note instead."""
     files = {}
     for name in names:
-        if not _KATA_NAME.match(name) or name[:-3] not in katas:
-            continue
         try:
             files[name] = read_regular(where / name, KATA_FILE_LIMIT)
         except OSError as error:
             why = error.strerror or str(error).replace(f"{where / name} ", "")
             submission.notes.append(f"unreadable: {name} ({why})")
-    submission.files = files
-    submission.digest = digest(files.items())
-    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
-        theirs = integrity.grading_files(submission.folder)
-        unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
-        if unread:
-            submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
-        mine = integrity.grading_files(ROOT)
-        changed = sorted(shown_name(name) for name, digest in theirs.items()
-                         if mine.get(name) != digest and not name.endswith(("/", "/...")))
-        if changed:
-            shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
-            submission.notes.append("its own grading files differ (ignored): " + shown)
+    return files
+
+
+def _note_changed_grading_files(submission: Submission) -> None:
+    """Note the grading files of a whole-repository submission that differ from ours (they are not used)."""
+    theirs = integrity.grading_files(submission.folder)
+    unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
+    if unread:
+        submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
+    mine = integrity.grading_files(ROOT)
+    changed = sorted(shown_name(name) for name, digest in theirs.items()
+                     if mine.get(name) != digest and not name.endswith(("/", "/...")))
+    if changed:
+        shown = ", ".join(changed[:10]) + (f" and {len(changed) - 10} more" if len(changed) > 10 else "")
+        submission.notes.append("its own grading files differ (ignored): " + shown)
 
 
 def _read_at(submission: Submission, katas: set[str], at: str) -> None:
@@ -228,13 +238,15 @@ class Progress:
 
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
-    """The gradebook row of a submission (all zeros when it could not be graded)."""
+    """The gradebook row of a submission (all zeros when it could not be graded): the CSV's columns,
+    then each function's details for the JSON (``gradebook.function_entries``)."""
     row: dict[str, Any] = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
     for info in functions:
         passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
         row[info.qualified] = info.points if passed else 0
         row["score"] += row[info.qualified]
     row["notes"] = "; ".join(submission.notes)
+    row["functions"] = function_entries(functions, verdicts)   # the JSON's details (the CSV keeps its columns)
     return row
 
 
@@ -347,9 +359,9 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
         for worker in workers:
             worker.close()
     ordered = [rows[s.name] for s in submissions]
-    _write_atomically(out, _gradebook(out, ordered, functions))
+    write_atomically(out, _gradebook(out, ordered, functions))
     if state is not None:
-        _write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
+        write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
             s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas}}).encode())
     reused = len(with_katas) - len(todo)
     print(f"{len(submissions)} submissions: {len(todo)} graded, {reused} unchanged (results reused), "
@@ -480,25 +492,10 @@ def _gradebook(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> by
         return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
     columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns)
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
     writer.writeheader()
     writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
     return text.getvalue().encode("utf-8-sig")
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        Path(temporary).replace(path)
-    except BaseException:
-        try:
-            Path(temporary).unlink()
-        except OSError:
-            pass
-        raise
 
 
 def default_jobs() -> int:
@@ -523,9 +520,9 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
     return table
 
 
-def run(args, *, started: float) -> int:
-    """``grade.py batch DIR [--out FILE.csv|FILE.json] [-j N]``: grade every submission folder in DIR."""
-    secret = read_secret(args.secret_file, "batch")
+def _checked_arguments(args) -> tuple[Path, str, Path | None, str]:
+    """The submissions' folder, the sandbox mode, the report's path and its language, each checked
+    before anything is graded (a mistake is found now, not after grading the class)."""
     directory = Path(args.directory)
     if not directory.is_dir():
         raise UsageError(f"batch: {directory} is not a folder")
@@ -539,7 +536,19 @@ def run(args, *, started: float) -> int:
     mode = sandbox_mode(args.no_sandbox)
     if mode == sandbox.NONE and not args.no_sandbox:
         raise UsageError(message("batch.no_sandbox", "en"))
-    functions = resolve([], load_curriculum())
+    report, lang = (Path(args.report) if args.report else None), args.lang or default_language()   # the report's
+    if report is not None and not report.parent.is_dir():   # found now, not after grading the class
+        raise UsageError(message("report.unwritable", lang, file=str(report), why="no such folder"))
+    return directory, mode, report, lang
+
+
+def run(args, *, started: float) -> int:
+    """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
+    folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
+    secret = read_secret(args.secret_file, "batch")
+    directory, mode, report, lang = _checked_arguments(args)
+    katas = load_curriculum()
+    functions = resolve([], katas)
     source = expectations_for(args.against, "en")
     if source.stale:   # a gradebook must not hold errors that are the key's fault
         raise UsageError(message("error.stale_key", "en"))
@@ -550,8 +559,11 @@ def run(args, *, started: float) -> int:
     if not cases.official and cases.not_run:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
-    run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
-              jobs=default_jobs() if args.jobs is None else args.jobs,
-              function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
-              sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
+                     jobs=default_jobs() if args.jobs is None else args.jobs,
+                     function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
+                     sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+    if report is not None:
+        class_report.write(report, rows, katas, lang, source=Path(args.out).name)
+        print(message("report.written", lang, path=report), file=sys.stderr)
     return 0

@@ -187,52 +187,64 @@ def lint_kata(data: dict) -> list[str]:
     meant), texts missing a language, hints short of three levels, points that are not a whole
     number of at least 1. Whether each pitfall names something the tests can find is checked
     against the test module (``grade.py check``)."""
-    problems = []
-    for key in data:
-        if key not in TOP_KEYS:
-            problems.append(f"unknown key `{key}`{did_you_mean(key, TOP_KEYS)}")
+    problems = [f"unknown key `{key}`{did_you_mean(key, TOP_KEYS)}" for key in data if key not in TOP_KEYS]
     _texts(data.get("title"), "title", problems)
     functions = data.get("functions", {})
     if not isinstance(functions, dict) or not functions:
-        return problems + ["no [functions.NAME] table"]
+        return [*problems, "no [functions.NAME] table"]
     for name, entry in functions.items():
         where = f"functions.{name}"
         if not isinstance(entry, dict):
             problems.append(f"`{where}` is not a table")
             continue
-        for key in entry:
-            if key not in FUNCTION_KEYS:
-                problems.append(f"unknown key `{where}.{key}`{did_you_mean(key, FUNCTION_KEYS)}")
+        problems += [f"unknown key `{where}.{key}`{did_you_mean(key, FUNCTION_KEYS)}" for key in entry
+                     if key not in FUNCTION_KEYS]
         _texts(entry.get("title"), f"{where}.title", problems)
         points = entry.get("points", 1)
         if not isinstance(points, int) or isinstance(points, bool) or points < 1:
             problems.append(f"`{where}.points` must be a whole number of at least 1")
-        pitfalls = entry.get("pitfalls", {})
-        if not isinstance(pitfalls, dict):
-            problems.append(f"`{where}.pitfalls` is not a table")
-            pitfalls = {}
-        if "default" not in pitfalls:
-            problems.append(f"`{where}` has no `pitfalls.default`")
-        for key, texts in pitfalls.items():
-            _texts(texts, f"{where}.pitfalls.{key}", problems)
-        pitfall_hints = entry.get("pitfall_hints", {})
-        if not isinstance(pitfall_hints, dict):
-            problems.append(f"`{where}.pitfall_hints` is not a table")
-            pitfall_hints = {}
-        for key, texts in pitfall_hints.items():
-            _texts(texts, f"{where}.pitfall_hints.{key}", problems)
-            if key not in pitfalls:   # shown only with its own pitfall text
-                problems.append(f"`{where}.pitfall_hints.{key}` has no `pitfalls.{key}` to go with, so it would "
-                                f"never be shown{did_you_mean(key, pitfalls)}")
-        hints = entry.get("hints", [])
-        if not isinstance(hints, list):
-            problems.append(f"`{where}.hints` is not a list")
-            hints = []
-        if len(hints) < HINT_LEVELS:
-            problems.append(f"`{where}.hints` has {len(hints)} levels, {HINT_LEVELS} are needed")
-        for level, texts in enumerate(hints, 1):
-            _texts(texts, f"{where}.hints[{level}]", problems)
+        pitfalls = _lint_pitfalls(entry, where, problems)
+        _lint_pitfall_hints(entry, pitfalls, where, problems)
+        _lint_hints(entry, where, problems)
     return problems
+
+
+def _lint_pitfalls(entry: dict, where: str, problems: list) -> dict:
+    """A function's pitfall texts: a table with a ``default``, each text bilingual. Returns the table."""
+    pitfalls = entry.get("pitfalls", {})
+    if not isinstance(pitfalls, dict):
+        problems.append(f"`{where}.pitfalls` is not a table")
+        pitfalls = {}
+    if "default" not in pitfalls:
+        problems.append(f"`{where}` has no `pitfalls.default`")
+    for key, texts in pitfalls.items():
+        _texts(texts, f"{where}.pitfalls.{key}", problems)
+    return pitfalls
+
+
+def _lint_pitfall_hints(entry: dict, pitfalls: dict, where: str, problems: list) -> None:
+    """A function's level-1 hints per pitfall: each bilingual, each for a pitfall the function has."""
+    pitfall_hints = entry.get("pitfall_hints", {})
+    if not isinstance(pitfall_hints, dict):
+        problems.append(f"`{where}.pitfall_hints` is not a table")
+        return
+    for key, texts in pitfall_hints.items():
+        _texts(texts, f"{where}.pitfall_hints.{key}", problems)
+        if key not in pitfalls:   # shown only with its own pitfall text
+            problems.append(f"`{where}.pitfall_hints.{key}` has no `pitfalls.{key}` to go with, so it would "
+                            f"never be shown{did_you_mean(key, pitfalls)}")
+
+
+def _lint_hints(entry: dict, where: str, problems: list) -> None:
+    """A function's hint ladder: a list of three levels, each bilingual."""
+    hints = entry.get("hints", [])
+    if not isinstance(hints, list):
+        problems.append(f"`{where}.hints` is not a list")
+        hints = []
+    if len(hints) < HINT_LEVELS:
+        problems.append(f"`{where}.hints` has {len(hints)} levels, {HINT_LEVELS} are needed")
+    for level, texts in enumerate(hints, 1):
+        _texts(texts, f"{where}.hints[{level}]", problems)
 
 
 def _toml_key(key: str) -> str:

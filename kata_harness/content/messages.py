@@ -371,6 +371,59 @@ MESSAGES = {
         "en": "Practice feedback: public checks only. Your instructor makes the official grade.",
         "zh": "练习反馈：只运行公开检查。正式成绩由老师评定。",
     },
+    # --- the class report (grade.py report, batch --report): what an instructor reads ------------
+    "title.name_error": {"en": "A name Python does not know (a missing import or a typo)",
+                         "zh": "Python 不认识的名字（缺少导入或拼写错误）"},
+    "report.title": {"en": "Class report", "zh": "班级报告"},
+    "report.source": {"en": "From the gradebook {file}", "zh": "来自成绩册 {file}"},
+    "report.glance": {"en": "The class at a glance", "zh": "全班概况"},
+    "report.submissions": {"en": "Submissions", "zh": "提交数"},
+    "report.median": {"en": "Median score", "zh": "分数中位数"},
+    "report.quartiles": {"en": "Quartiles", "zh": "四分位数"},
+    "report.out_of": {"en": "out of {max}", "zh": "满分 {max}"},
+    "report.histogram": {"en": "Scores, as a share of the maximum: how many submissions in each tenth",
+                         "zh": "分数占满分的比例：每一档各有多少份提交"},
+    "report.progress": {"en": "Per kata and function", "zh": "各练习与函数"},
+    "report.solved": {"en": "solved", "zh": "已通过"},
+    "report.failing": {"en": "attempted, failing", "zh": "尝试过但未通过"},
+    "report.not_started": {"en": "not started", "zh": "未开始"},
+    "report.pitfalls": {"en": "The pitfalls the class fell into", "zh": "全班踩过的坑"},
+    "report.pitfalls_intro": {
+        "en": "Largest first. Share: of the submissions that attempted the function (solved it or failed it). "
+              "Example: the call and what differed, from one submission (not named).",
+        "zh": "按提交数从多到少排列。比例：占尝试过该函数（通过或未通过）的提交的比例。"
+              "示例：来自某一份提交（不具名）的调用及其不同之处。",
+    },
+    "report.no_pitfalls": {"en": "No submission failed a check: there is no pitfall to show.",
+                           "zh": "没有提交未通过检查：没有可显示的陷阱。"},
+    "report.col_pitfall": {"en": "Pitfall", "zh": "陷阱"},
+    "report.col_function": {"en": "Function", "zh": "函数"},
+    "report.col_count": {"en": "Submissions", "zh": "提交数"},
+    "report.col_share": {"en": "Share of attempts", "zh": "占尝试者比例"},
+    "report.col_section": {"en": "Lesson", "zh": "讲义"},
+    "report.col_example": {"en": "Example", "zh": "示例"},
+    "report.teach_next": {"en": "What to teach next", "zh": "接下来讲什么"},
+    "report.teach_item": {
+        "en": "{share} of the submissions that attempted {function} ({count} of {attempted}): {title} — lesson {section}",
+        "zh": "尝试过 {function} 的提交中有 {share}（{attempted} 份中的 {count} 份）：{title} —— 讲义 {section}",
+    },
+    "report.roster": {"en": "Every submission", "zh": "每一份提交"},
+    "report.col_submission": {"en": "Submission", "zh": "提交"},
+    "report.col_score": {"en": "Score", "zh": "分数"},
+    "report.col_solved": {"en": "Functions solved", "zh": "已通过的函数"},
+    "report.written": {"en": "class report -> {path}", "zh": "班级报告 -> {path}"},
+    "report.csv": {
+        "en": "report: {file} is a CSV gradebook, which holds points only; the report needs the JSON one: "
+              "python grade.py batch DIR --out gradebook.json (add --report class-report.html to draw it at once)",
+        "zh": "report：{file} 是 CSV 成绩册，只有分数；报告需要 JSON 成绩册：python grade.py batch DIR --out "
+              "gradebook.json（加上 --report class-report.html 可同时生成报告）",
+    },
+    "report.not_a_gradebook": {
+        "en": "report: {file} is not a JSON gradebook of grade.py batch ({why})",
+        "zh": "report：{file} 不是 grade.py batch 生成的 JSON 成绩册（{why}）",
+    },
+    "report.unreadable": {"en": "report: cannot read {file} ({why})", "zh": "report：无法读取 {file}（{why}）"},
+    "report.unwritable": {"en": "report: cannot write {file} ({why})", "zh": "report：无法写入 {file}（{why}）"},
 }
 
 

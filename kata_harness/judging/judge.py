@@ -79,11 +79,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     katas = [[f for f in functions if f.kata == kata] for kata in dict.fromkeys(f.kata for f in functions)]
     # Every job is queued at once: the learner's side works while the expected results are collected.
     queued = deque(_submit(lane, chosen, extras, solutions) for chosen in katas)
-    for info, outcome in expected.collect(list(functions), stop_at):
-        if isinstance(outcome, Verdict):
-            result.verdicts[info.qualified] = outcome
-        else:
-            result.expected[info.qualified] = outcome
+    _collect_expected(expected, functions, stop_at, result)
 
     def requeue() -> None:   # the process the queued jobs were sent to is gone: send them again, in order
         for _ in range(len(queued)):
@@ -103,10 +99,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
         if ending == DEADLINE:
             break
         if ending == CUT_SHORT and todo and len(todo) == left:
-            # Nothing was charged (the process died between functions): charge the next one, so
-            # that every restart makes progress.
-            reason = Reason("error.crash", {"reason": run.handle.death_reason()})
-            _finish(todo[0], Verdict(Status.ERROR, reason=reason), todo, result)
+            _charge_the_next(run, todo, result)
         if ending == DONE or not todo:
             continue
         if not lane.serves(run.handle):
@@ -133,12 +126,26 @@ def _out_of_time(undecided: list[FunctionInfo], result: Grading) -> None:
         result.interrupted = True
 
 
+def _collect_expected(expected, functions: list[FunctionInfo], stop_at: float, result: Grading) -> None:
+    """Record what each function must do (or the verdict already decided where that is unknown)."""
+    for info, outcome in expected.collect(list(functions), stop_at):
+        if isinstance(outcome, Verdict):
+            result.verdicts[info.qualified] = outcome
+        else:
+            result.expected[info.qualified] = outcome
+
+
+def _charge_the_next(run: _Run, todo: list[FunctionInfo], result: Grading) -> None:
+    """Nothing was charged (the process died between functions): charge the next one, so that
+    every restart makes progress."""
+    reason = Reason("error.crash", {"reason": run.handle.death_reason()})
+    _finish(todo[0], Verdict(Status.ERROR, reason=reason), todo, result)
+
+
 def _malformed(functions: list[FunctionInfo], result: Grading) -> bool:
     """Whether a job's observations broke the protocol (a patched observer, for one): its process
     must not serve another job."""
     return any(result.verdicts[f.qualified].reason_key == "error.protocol" for f in functions if f.qualified in result.verdicts)
-
-
 
 
 class _Plan:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..content.curriculum import FunctionInfo
-from ..content.messages import MESSAGES, message, pick
+from ..content.messages import LANGUAGES, MESSAGES, message, pick
 from ..judging.compare import Difference, tidy_cut
 from ..judging.verdicts import Status, Verdict
 
@@ -97,16 +97,64 @@ def _name_error_text(found: Difference, lang: str) -> str:
     return message("generic.name_error", lang, name=name)
 
 
+NAME_ERROR = "name_error"   # the aspect (and pitfall key) of a missing import or a typo, whatever the kata
+
+
+def pitfall_key(info: FunctionInfo, found: Difference | None, label: str | None) -> str:
+    """The key of the pitfall that explains ``found``: the curriculum's (the case label's, else the
+    aspect's, else its default), else the aspect itself (then a generic text explains it);
+    ``name_error`` for a missing import or a typo."""
+    aspect = found.aspect if found else "default"
+    if aspect == NAME_ERROR:
+        return NAME_ERROR
+    return info.pitfall_key(aspect, label) or aspect
+
+
+def _pitfall_texts(info: FunctionInfo, key: str) -> dict:
+    """The pitfall text of ``key`` in both languages: the curriculum's, else the generic one."""
+    return info.pitfalls.get(key) or MESSAGES.get(f"generic.{key}") or MESSAGES["generic.default"]
+
+
 def pitfall_text(info: FunctionInfo, found: Difference | None, label: str | None, lang: str) -> str:
     """The pitfall that explains ``found``, with the lesson section to read."""
-    aspect = found.aspect if found else "default"
-    if aspect == "name_error":
-        assert found is not None   # aspect is "default" without a difference
+    key = pitfall_key(info, found, label)
+    if key == NAME_ERROR:
+        assert found is not None   # the key is "default" without a difference
         return _name_error_text(found, lang) + lesson_text(info.section, lang)
-    text = info.pitfall(aspect, label)
-    if text is None:
-        text = MESSAGES.get(f"generic.{aspect}") or MESSAGES["generic.default"]
-    return pick(text, lang) + lesson_text(info.section, lang)
+    return pick(_pitfall_texts(info, key), lang) + lesson_text(info.section, lang)
+
+
+TITLE_LIMIT = {"en": 90, "zh": 40}   # characters: one line of a table cell (a Chinese character is wide)
+# A full stop that ends a sentence: not the end of "e.g.", "i.e." or of an ellipsis ("x += ...").
+_SENTENCE_END = {"en": re.compile(r"(?<!e\.g)(?<!i\.e)(?<!\.)\.(?= |$)"), "zh": re.compile(r"。")}
+_CLAUSE_ENDS = {"en": (": ", "; ", " (", ", "), "zh": ("：", "；", "（", "，")}
+
+
+def short_title(text: str, lang: str) -> str:
+    """A pitfall's title, derived from its text (the curriculum writes texts, not titles): the first
+    sentence; one longer than ``TITLE_LIMIT`` is cut at its last clause boundary within the limit
+    (past its first fifth), else between words, and ends in "…"."""
+    end = _SENTENCE_END[lang].search(text)
+    sentence = text[:end.start()] if end else text.rstrip("。.")
+    limit = TITLE_LIMIT[lang]
+    if len(sentence) <= limit:
+        return sentence
+    head = sentence[:limit]
+    for clause_end in _CLAUSE_ENDS[lang]:
+        cut = head.rfind(clause_end)
+        if cut >= limit // 5:
+            return sentence[:cut] + "…"
+    cut = head.rfind(" ")
+    return (head[:cut] if cut > limit // 5 else head) + "…"
+
+
+def pitfall_title(info: FunctionInfo, key: str) -> dict:
+    """The short title of the pitfall ``key`` of ``info`` in both languages (``short_title`` of its
+    text; a missing import or a typo has a title of its own)."""
+    if key == NAME_ERROR:
+        return dict(MESSAGES["title.name_error"])
+    texts = _pitfall_texts(info, key)
+    return {lang: short_title(pick(texts, lang), lang) for lang in LANGUAGES}
 
 
 @dataclass
@@ -163,7 +211,7 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
     assert verdict.difference is not None   # judge gives every failure its difference
     found = verdict.difference
     # A missing import or a typo is not the kata's pitfall: a hint about the kata would mislead.
-    hint = "" if found.aspect == "name_error" else info.first_hint(found.aspect, verdict.label, lang)
+    hint = "" if found.aspect == NAME_ERROR else info.first_hint(found.aspect, verdict.label, lang)
     return Explanation(lang, called, _difference_text(found, lang), pitfall_text(info, found, verdict.label, lang),
                        hint, printed)
 

@@ -143,7 +143,7 @@ def to_device_make(batch, device):
         if torch.is_tensor(obj):
             return obj.to(device=device)
         if type(obj) is dict:
-            return dict((key, move(value)) for key, value in obj.items())
+            return {key: move(value) for key, value in obj.items()}
         if type(obj) is list:
             return list(map(move, obj))
         if hasattr(obj, "_make"):

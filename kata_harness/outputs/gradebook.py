@@ -1,0 +1,43 @@
+"""What the JSON gradebook of ``grade.py batch`` keeps of each function of each submission.
+
+The CSV has only points; the JSON row of a submission also has ``functions``: for each function its
+status and points and, for a failure, the pitfall that caught it (its key, its title in both
+languages, the lesson section) and the example a class report shows (the call and what differed).
+Texts are kept in both languages, as the curriculum keeps them, so that a report can be drawn in
+either from any stored gradebook, and a cached row stays right whatever language is asked for later.
+"""
+
+from __future__ import annotations
+
+from ..content.curriculum import FunctionInfo
+from ..content.messages import LANGUAGES
+from ..judging.verdicts import Status, Verdict
+from .explanations import explain, pitfall_key, pitfall_title
+
+NOT_GRADED = "not_graded"   # the status of every function of a submission that could not be graded (see notes)
+
+
+def function_entry(verdict: Verdict | None, info: FunctionInfo) -> dict:
+    """The gradebook's record of one function of one submission (``verdict`` None: not graded).
+
+    ``status`` (passed, failed, error, todo or not_graded) and ``points``; an error adds ``reason``
+    (the message key: ``error.timeout``, ``error.no_file``, ...); a failure adds ``pitfall`` (the
+    curriculum's key, as ``pitfall_text`` picks it), ``pitfall_title`` and ``differed`` (both
+    languages), ``section`` (the lesson section to revisit) and ``call``."""
+    if verdict is None:
+        return {"status": NOT_GRADED, "points": 0}
+    passed = verdict.status == Status.PASSED
+    entry: dict = {"status": verdict.status.value, "points": info.points if passed else 0}
+    if verdict.status == Status.ERROR and verdict.reason:
+        entry["reason"] = verdict.reason[0]
+    if verdict.status == Status.FAILED:
+        key = pitfall_key(info, verdict.difference, verdict.label)
+        entry.update(pitfall=key, pitfall_title=pitfall_title(info, key), section=info.section, call=verdict.call,
+                     differed={lang: explain(verdict, info, lang).differed for lang in LANGUAGES})
+    return entry
+
+
+def function_entries(functions: list[FunctionInfo], verdicts: dict | None) -> dict:
+    """``function_entry`` of every function, by its qualified name (``verdicts`` None: not graded)."""
+    return {info.qualified: function_entry(None if verdicts is None else verdicts[info.qualified], info)
+            for info in functions}

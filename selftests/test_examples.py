@@ -1,0 +1,152 @@
+"""Golden results per example submission, as exercism's test runners keep them
+(``test/example-*/results.json``): ``selftests/examples/NAME/katas/`` holds a submission's kata
+files, and beside it what grade.py prints for it in each result format: ``results.json``
+(``--format json``), ``classroom.json``, ``gradescope.json`` and ``summary.md`` (``--format
+markdown``). Each example grades the katas whose files it holds, against the answer key, with a
+2-second time limit.
+
+After a deliberate change of the formats or the messages, rewrite them with
+``KATA_UPDATE_GOLDEN=1 python -m pytest selftests/test_examples.py`` and review the diff.
+
+Each example is graded once, through grade.py's own grade command run in this process (its
+parser, its integrity check, its document), on one warm zygote that the examples share; the
+four formats are rendered from that one grading as grade.py renders the one it is asked for.
+One example is also graded by grade.py itself, to show that this is what grade.py prints.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import time
+from contextlib import redirect_stdout
+
+import pytest
+
+from kata_harness import commands
+from kata_harness.commands import grade as grade_command
+from kata_harness.isolation import channel
+from kata_harness.outputs import render
+from selftests.gradekit import ROOT, check_schema, run
+from selftests.test_classroom import _validate_classroom
+
+# The golden results name the learner's files as grade.py shows them on Linux and macOS.
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the golden results name files with '/'")
+
+EXAMPLES = ROOT / "selftests" / "examples"
+FORMATS = {"json": "results.json", "classroom": "classroom.json", "gradescope": "gradescope.json",
+           "markdown": "summary.md"}
+UPDATE = bool(os.environ.get("KATA_UPDATE_GOLDEN"))
+
+
+def _options(example: str) -> list[str]:
+    """grade.py's arguments for ``example`` (but --format): its katas, its folder, the answer key."""
+    katas = sorted(path.stem for path in (EXAMPLES / example / "katas").glob("k*.py"))
+    return [*katas, "--solutions", f"selftests/examples/{example}/katas", "--against", "answer-key",
+            "--lang", "en", "--timeout", "2"]
+
+
+def _stable(fmt: str, output: str) -> str:
+    """``output`` with what changes from run to run (durations, wall time) set to 0."""
+    if fmt == "markdown":
+        return output
+    document = json.loads(output)
+    for test in document.get("tests", []):
+        if "duration" in test:
+            test["duration"] = 0
+    if "execution_time" in document:
+        document["execution_time"] = 0
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+class _KeptLane:
+    """A lane that outlives one grading: grade.py stops its own, but the examples share one warm
+    zygote (a job that hangs still takes its process with it, and the next gets a fresh one)."""
+
+    def __init__(self) -> None:
+        self.lane = channel.learner_lane(ROOT, sandboxed=False)
+
+    def start(self) -> None:
+        """Start the lane's process if none runs."""
+        self.lane.start()
+
+    def submit(self, job: dict):
+        """Queue ``job`` on the shared lane."""
+        return self.lane.submit(job)
+
+    def serves(self, handle) -> bool:
+        """Whether the shared lane still runs ``handle``'s process."""
+        return self.lane.serves(handle)
+
+    def stop(self) -> None:
+        """Nothing: the lane is stopped once every example is graded."""
+
+
+@pytest.fixture(scope="module")
+def kept_lane():
+    """One warm, unsandboxed learner lane for every example (the examples hold no attack)."""
+    kept = _KeptLane()
+    kept.start()
+    yield kept
+    kept.lane.stop()
+
+
+def _graded(example: str, lane: _KeptLane, monkeypatch) -> dict:
+    """{format: what grade.py prints for ``example``}, from one grading by grade.py's grade command."""
+    outputs = {}
+
+    def every_format(output_format, *args, **options):   # render_as as grade.py calls it, for each format
+        for fmt in FORMATS:
+            outputs[fmt] = render.render_as(fmt, *args, **options)
+        return outputs[output_format]
+
+    monkeypatch.setattr(grade_command, "learner_lane", lambda solutions, sandboxed: lane)
+    monkeypatch.setattr(grade_command, "render_as", every_format)
+    monkeypatch.setenv("KATA_SANDBOX", "none")
+    monkeypatch.delenv("KATA_SECRET", raising=False)
+    monkeypatch.chdir(ROOT)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        assert commands.parse([*_options(example), "--format", "json"], time.monotonic()).run() == 0
+    assert printed.getvalue().rstrip("\n") == outputs["json"]
+    return {fmt: _stable(fmt, output) for fmt, output in outputs.items()}
+
+
+@pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir() if (path / "katas").is_dir()))
+def test_each_example_grades_as_its_golden_results(example, kept_lane, monkeypatch):
+    produced = _graded(example, kept_lane, monkeypatch)
+    check_schema(json.loads(produced["json"]))
+    _validate_classroom(json.loads(produced["classroom"]))
+    for fmt, name in FORMATS.items():
+        golden = EXAMPLES / example / name
+        if UPDATE:
+            golden.write_text(produced[fmt], encoding="utf-8")
+        assert produced[fmt] == golden.read_text(encoding="utf-8"), f"{example}: {name} differs"
+
+
+def test_grade_py_prints_the_golden_results():
+    """What this module renders in-process is what grade.py prints (unsandboxed, as the examples
+    are graded here: the document says which)."""
+    example = "mixed"
+    done = run(*_options(example), "--format", "json", env={"KATA_SANDBOX": "none"})
+    assert done.returncode == 0, done.stderr
+    assert _stable("json", done.stdout) == (EXAMPLES / example / FORMATS["json"]).read_text(encoding="utf-8")
+
+
+def test_the_examples_cover_what_a_grading_can_say():
+    """Between them: a pass, a failure, a todo, a crash, a hang, a syntax error, an exception."""
+    said = [json.loads((path / "results.json").read_text(encoding="utf-8")) for path in sorted(EXAMPLES.iterdir())
+            if (path / "katas").is_dir()]
+    statuses = {f["status"] for doc in said for kata in doc["katas"] for f in kata["functions"]}
+    messages = " ".join(f["message"] for doc in said for kata in doc["katas"] for f in kata["functions"])
+    assert statuses == {"passed", "failed", "todo", "error"}
+    for words in ("died", "took longer", "syntax", "raised ValueError", "not implemented yet"):
+        assert words in messages, words
+
+
+def test_examples_have_every_golden_file():
+    for folder in EXAMPLES.iterdir():
+        assert (folder / "katas").is_dir(), folder
+        assert sorted(path.name for path in folder.iterdir() if path.is_file()) == sorted(FORMATS.values()), folder
