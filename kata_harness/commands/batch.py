@@ -252,7 +252,8 @@ def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dic
 
 class GradedKatas:
     """The verdicts of every kata file this run has graded, by kata and content, shared by the
-    workers: a kata file already graded (the same bytes for the same kata) is not run again.
+    workers: a kata file already graded (the same bytes for the same kata) is not run again, and
+    one that another worker is grading is waited for rather than graded twice at once.
 
     Sound only where each kata runs alone: in a process freshly forked from a zygote no job can
     change, seeing no file of the submission but its own (``_Worker.stage`` stages one at a
@@ -263,21 +264,36 @@ class GradedKatas:
 
     def __init__(self):
         self._verdicts: dict[tuple[str, str | None], dict[str, Verdict]] = {}
+        self._grading: dict[tuple[str, str | None], threading.Event] = {}   # being graded by a worker now
         self._lock = threading.Lock()
 
     @staticmethod
     def _key(kata: str, data: bytes | None) -> tuple[str, str | None]:
         return kata, None if data is None else hashlib.sha256(data).hexdigest()
 
-    def get(self, kata: str, data: bytes | None) -> dict[str, Verdict] | None:
-        """The verdicts of ``kata``'s functions for the file ``data`` (None: no such file), if graded."""
-        with self._lock:
-            return self._verdicts.get(self._key(kata, data))
+    def claim(self, kata: str, data: bytes | None) -> dict[str, Verdict] | None:
+        """The verdicts of ``kata``'s functions for the file ``data`` (None: no such file), if graded;
+        else None, and the caller grades it and then calls ``release``. While another worker grades
+        the same file, this waits for its verdicts (or, if that grading is not kept, for the turn)."""
+        key = self._key(kata, data)
+        while True:
+            with self._lock:
+                if key in self._verdicts:
+                    return self._verdicts[key]
+                underway = self._grading.get(key)
+                if underway is None:
+                    self._grading[key] = threading.Event()
+                    return None
+            underway.wait()
 
-    def keep(self, kata: str, data: bytes | None, verdicts: dict[str, Verdict]) -> None:
-        """Remember the verdicts of ``kata``'s functions for the file ``data``."""
+    def release(self, kata: str, data: bytes | None, verdicts: dict[str, Verdict] | None) -> None:
+        """The claimed file is graded: keep its ``verdicts`` (None: nothing to keep, the grading was
+        interrupted or failed) and let whoever waits for it go on."""
+        key = self._key(kata, data)
         with self._lock:
-            self._verdicts[self._key(kata, data)] = verdicts
+            if verdicts is not None:
+                self._verdicts[key] = verdicts
+            self._grading.pop(key).set()
 
 
 class _Worker:
@@ -454,18 +470,12 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
     verdicts: dict[str, Verdict] = {}
     try:
         for kata in dict.fromkeys(f.kata for f in functions):
-            name = f"{kata}.py"
-            data = submission.files.get(name)
-            known = graded.get(kata, data) if graded is not None else None
-            if known is not None:
-                verdicts.update(known)
-                continue
-            worker.stage({} if data is None else {name: data})
-            result = grade([f for f in functions if f.kata == kata], worker.staging, Recorded(table), lane=lane,
-                           function_timeout=function_timeout, extras=extras)
-            verdicts.update(result.verdicts)
-            if graded is not None and not result.interrupted:
-                graded.keep(kata, data, result.verdicts)
+            data = submission.files.get(f"{kata}.py")
+            known = graded.claim(kata, data) if graded is not None else None
+            if known is None:
+                known = _graded_kata(kata, data, worker, lane, [f for f in functions if f.kata == kata], table,
+                                     function_timeout, extras, graded)
+            verdicts.update(known)
         return row_for(submission, functions, verdicts)
     except Exception as error:
         if worker.zygote is not None:
@@ -475,6 +485,23 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
     finally:
         if lane is not worker.zygote:
             lane.stop()
+
+
+def _graded_kata(kata: str, data: bytes | None, worker: _Worker, lane: Lane, functions: list[FunctionInfo],
+                 table: dict, function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
+    """The verdicts of one kata's ``functions`` for its file ``data`` (None: the submission has none),
+    staged alone and graded in ``lane``; kept in ``graded`` (claimed by the caller) unless the
+    grading was interrupted."""
+    kept = None
+    try:
+        worker.stage({} if data is None else {f"{kata}.py": data})
+        result = grade(functions, worker.staging, Recorded(table), lane=lane, function_timeout=function_timeout,
+                       extras=extras)
+        kept = None if result.interrupted else result.verdicts
+        return result.verdicts
+    finally:
+        if graded is not None:
+            graded.release(kata, data, kept)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
