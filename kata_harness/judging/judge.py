@@ -373,8 +373,15 @@ def _first_gap(yours, expected, path: str) -> str | None:
     if isinstance(expected, list):
         if not isinstance(yours, list) or len(yours) != len(expected):
             return path
-        return next((gap for index, (y, e) in enumerate(zip(yours, expected))
-                     if (gap := _first_gap(y, e, f"{path}[{index}]"))), None)
+        # A tensor's values are long lists of numbers: a number is checked here, without a call or a
+        # path per item (a path is made only for the gap found).
+        for index, (y, e) in enumerate(zip(yours, expected)):
+            if isinstance(e, (dict, list)):
+                gap = _first_gap(y, e, f"{path}[{index}]")
+                if gap:
+                    return gap
+            elif y is None and e is not None:
+                return f"{path}[{index}]"
     return None
 
 
