@@ -15,8 +15,10 @@ It measures, side by side in one session (machines are noisy: compare within one
 - the *work floor*: observing every case of every function of the reference solutions once, in
   one process, with no isolation (torch imported and warm; the median of several passes);
 - ``python grade.py batch CLASS`` (sandboxed unless ``--no-sandbox``): wall seconds, submissions
-  per second, seconds per submission over the work floor, and peak memory: the most that grade.py
-  and all its processes held together (proportional set size, sampled), and the largest one;
+  per second, seconds per submission over the work floor, the CPU seconds of all its processes
+  (sampled; unlike the wall time, they hardly change with what else the machine runs), and peak
+  memory: the most that grade.py and all its processes held together (proportional set size,
+  sampled), and the largest one;
 - with ``--compare``, the same batch run by another checkout of this project (say, the commit
   before a change), alternating with this one, and whether both gradebooks are the same bytes.
 """
@@ -56,12 +58,13 @@ for kata in katas:
         function = spec.function(info.name)
         calls.append((getattr(module, info.name), function, kata.name, local.devices_for(function)[0]))
 def once():
-    started = time.perf_counter()
+    started, used = time.perf_counter(), time.process_time()
     for fn, function, kata, devices in calls:
         local.observe_devices(fn, function, kata, devices)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - used
 once()
-print(statistics.median(once() for _ in range(int(sys.argv[2]))))
+passes = [once() for _ in range(int(sys.argv[2]))]
+print(statistics.median(p[0] for p in passes), statistics.median(p[1] for p in passes))
 """
 
 
@@ -86,11 +89,13 @@ def make_class(directory: Path, count: int, files: str = "distinct") -> dict[str
     return made
 
 
-def work_floor(runs: int) -> float:
-    """Seconds to observe every case of every reference function once, in one process."""
+def work_floor(runs: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) to observe every case of every reference function once, in one
+    process (the medians of ``runs`` passes)."""
     done = subprocess.run([sys.executable, "-c", FLOOR, str(ROOT), str(runs)], capture_output=True, text=True,
                           check=True, cwd=ROOT)
-    return float(done.stdout.strip().splitlines()[-1])
+    wall, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def _tree(root: int) -> list[int]:
@@ -111,6 +116,17 @@ def _tree(root: int) -> list[int]:
     return found
 
 
+def _cpu_seconds(pid: int, reaped: bool) -> float:
+    """CPU seconds one process has used, with (``reaped``) those of the children it has waited for
+    (0 when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return 0.0
+    utime, stime, cutime, cstime = (int(v) for v in stat[stat.rfind(b")") + 2:].split()[11:15])
+    return (utime + stime + ((cutime + cstime) if reaped else 0)) / os.sysconf("SC_CLK_TCK")
+
+
 def _memory(pid: int) -> tuple[int, int]:
     """(proportional set size, resident set size) of one process, in KiB (0 when it is gone)."""
     try:
@@ -121,20 +137,28 @@ def _memory(pid: int) -> tuple[int, int]:
         return 0, 0
 
 
-def timed_batch(project: Path, submissions: Path, out: Path, flags: list[str]) -> tuple[float, float, float]:
-    """(wall seconds, peak MiB of all its processes together, peak MiB of the largest) of one
-    ``grade.py batch`` of ``project``; the cache of an earlier run is removed first."""
+def timed_batch(project: Path, submissions: Path, out: Path, flags: list[str]) -> tuple[float, float, float, float]:
+    """(wall seconds, peak MiB of all its processes together, peak MiB of the largest, CPU seconds of
+    all its processes) of one ``grade.py batch`` of ``project``; the cache of an earlier run is
+    removed first. The CPU seconds are sampled (each process's own and those of the children it
+    reaped, as last seen): they hardly depend on what else the machine runs, unlike the wall time."""
     out.with_name(out.name + ".cache.json").unlink(missing_ok=True)
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, str(project / "grade.py"), "batch", str(submissions), "--out", str(out),
                                 *flags], cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peaks = [0, 0]
+    cpu: dict[int, float] = {}
 
     def sample() -> None:
         while process.poll() is None:
-            sizes = [_memory(pid) for pid in _tree(process.pid)] if sys.platform.startswith("linux") else []
+            tree = _tree(process.pid) if sys.platform.startswith("linux") else []
+            sizes = [_memory(pid) for pid in tree]
             peaks[0] = max(peaks[0], sum(pss for pss, _ in sizes))
             peaks[1] = max([peaks[1], *(rss for _, rss in sizes)])
+            # A zygote's jobs live too briefly to be sampled: they count once reaped, in the zygote's
+            # children. grade.py's own children (the referee, the sandboxes) are sampled themselves.
+            for pid in tree:
+                cpu[pid] = max(cpu.get(pid, 0.0), _cpu_seconds(pid, reaped=pid != process.pid))
             time.sleep(0.25)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -144,7 +168,7 @@ def timed_batch(project: Path, submissions: Path, out: Path, flags: list[str]) -
     sampler.join()
     if process.returncode:
         sys.exit(f"{project}: batch failed:\n{errors.decode(errors='replace')[-2000:]}")
-    return wall, peaks[0] / 1024, peaks[1] / 1024
+    return wall, peaks[0] / 1024, peaks[1] / 1024, sum(cpu.values())
 
 
 def main() -> None:
@@ -169,16 +193,19 @@ def main() -> None:
                 out = Path(scratch) / f"{name}.csv"
                 results[name].append(timed_batch(project, submissions, out, flags))
                 books[name] = out.read_bytes()
-    floor = statistics.median(floors)
-    print(f"{args.submissions} submissions ({args.files} files), {os.cpu_count()} CPUs, "
-          f"{'unsandboxed' if args.no_sandbox else 'sandboxed'}; work floor {floor:.3f} s per submission "
-          f"(runs: {', '.join(f'{f:.3f}' for f in floors)})")
+    floor = statistics.median(f[0] for f in floors)
+    floor_cpu = statistics.median(f[1] for f in floors)
+    print(f"{args.submissions} submissions ({args.files} files), {os.cpu_count()} CPUs (load average "
+          f"{os.getloadavg()[0]:.1f} at the end), {'unsandboxed' if args.no_sandbox else 'sandboxed'}; work floor "
+          f"{floor:.3f} s per submission, {floor_cpu:.3f} CPU s (runs: {', '.join(f'{f[0]:.3f}' for f in floors)})")
     for name, runs in results.items():
         wall = statistics.median(run[0] for run in runs)
+        cpu = statistics.median(run[3] for run in runs)
         print(f"{name:>5} ({projects[name]}): median {wall:.1f} s ({', '.join(f'{r[0]:.1f}' for r in runs)}), "
               f"{args.submissions / wall:.1f} submissions/s, {wall / args.submissions / floor:.2f}x the work floor "
-              f"per submission; peak {max(r[1] for r in runs):.0f} MiB together, largest process "
-              f"{max(r[2] for r in runs):.0f} MiB")
+              f"per submission; {cpu:.0f} CPU s in all ({cpu / args.submissions / floor_cpu:.2f}x the floor's CPU per "
+              f"submission; {cpu / (os.cpu_count() or 1):.0f} s on as many idle CPUs); peak "
+              f"{max(r[1] for r in runs):.0f} MiB together, largest process {max(r[2] for r in runs):.0f} MiB")
     if args.compare:
         this, other = (statistics.median(run[0] for run in results[name]) for name in ("this", "other"))
         print(f"this / other: {this / other:.2f} of the time; gradebooks "
