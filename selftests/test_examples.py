@@ -97,13 +97,13 @@ def _graded(example: str, lane: _KeptLane, monkeypatch) -> dict:
     """{format: what grade.py prints for ``example``}, from one grading by grade.py's grade command."""
     outputs = {}
 
-    def every_format(output_format, *args, **options):   # render_as as grade.py calls it, for each format
+    def every_format(printout, output_format):   # render as grade.py calls it, for each format
         for fmt in FORMATS:
-            outputs[fmt] = render.render_as(fmt, *args, **options)
+            outputs[fmt] = render.render(printout, fmt)
         return outputs[output_format]
 
     monkeypatch.setattr(grade_command, "learner_lane", lambda solutions, sandboxed: lane)
-    monkeypatch.setattr(grade_command, "render_as", every_format)
+    monkeypatch.setattr(grade_command, "render", every_format)
     monkeypatch.setenv("KATA_SANDBOX", "none")
     monkeypatch.delenv("KATA_SECRET", raising=False)
     monkeypatch.chdir(ROOT)

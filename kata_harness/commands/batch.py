@@ -53,7 +53,7 @@ from ..layout import ROOT, Layout
 from ..outputs import class_report
 from ..outputs.gradebook import function_entries
 from . import UsageError, repository
-from .shared import expectations_for, read_secret
+from .shared import expectations_for, secret_for
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
@@ -572,7 +572,7 @@ def _checked_arguments(args) -> tuple[Path, str, Path | None, str]:
 def run(args, *, started: float) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
     folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
-    secret = read_secret(args.secret_file, "batch")
+    secret = secret_for(args.secret_file, "batch")
     directory, mode, report, lang = _checked_arguments(args)
     katas = load_curriculum()
     functions = resolve([], katas)

@@ -13,14 +13,14 @@ from ..judging.expectations import observe_reference
 from ..judging.hidden import extras_for, write_key
 from ..layout import LAYOUT, ROOT, Layout
 from . import UsageError
-from .shared import read_secret
+from .shared import secret_for
 
 
 def run(args, *, started: float) -> int:
     """``grade.py freeze``: record the reference's observations into the answer key (and, with the
     instructor's secret, those of the hidden cases into the encrypted hidden key)."""
 
-    secret = read_secret(args.secret_file, "freeze")
+    secret = secret_for(args.secret_file, "freeze")
     if not LAYOUT.reference.is_dir():
         raise UsageError(message("error.no_reference", "en"))
     if secret is None and LAYOUT.hidden_key.exists():

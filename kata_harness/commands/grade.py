@@ -8,14 +8,13 @@ import time
 from ..content.messages import default_language
 from ..isolation import sandbox
 from ..isolation.channel import learner_lane
-from ..judging import hidden, integrity
+from ..judging import hidden, integrity, judge
 from ..judging.judge import FUNCTION_TIMEOUT, Grading
-from ..judging.judge import grade as run_grading
 from ..judging.verdicts import Reason, Status, Verdict
 from ..outputs.document import HowItRan, document
 from ..outputs.render import Printout, render
 from ..outputs.text import integrity_text, use_colour
-from .shared import existing_solutions, expectations_for, read_secret, select
+from .shared import existing_solutions, expectations_for, secret_for, select
 
 
 def run(args, *, started: float) -> int:
@@ -24,7 +23,7 @@ def run(args, *, started: float) -> int:
     lang = args.lang or default_language()
     katas, functions = select(args.selectors, lang)
     solutions = existing_solutions(args.solutions, lang)
-    secret = read_secret(args.secret_file, "grade.py")
+    secret = secret_for(args.secret_file, "grade.py")
     expected = expectations_for(args.against, lang, official=hidden.is_official(secret, args.format))
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
 
@@ -45,7 +44,7 @@ def run(args, *, started: float) -> int:
         # Leave a second to stop the children and print, counted from grade.py's start.
         remaining = args.deadline - (time.monotonic() - started) - 1.0
         try:
-            grading = run_grading(functions, solutions, expected, lane=lane, extras=cases.extras,
+            grading = judge.grade(functions, solutions, expected, lane=lane, extras=cases.extras,
                                   function_timeout=args.timeout or FUNCTION_TIMEOUT, deadline=max(remaining, 0.1))
         finally:
             expected.stop()

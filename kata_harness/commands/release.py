@@ -43,12 +43,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from ..content.curriculum import cap_hints as cap_file
-from ..content.curriculum import load_curriculum
+from ..content.curriculum import cap_hints, load_curriculum
 from ..judging import answer_key, hidden, integrity
 from ..layout import LAYOUT, ROOT, Layout
 from . import UsageError
-from .shared import read_secret
+from .shared import secret_for
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
@@ -133,7 +132,7 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
     if STUDENT_EXTRAS.is_dir():
         shutil.copytree(STUDENT_EXTRAS, out, dirs_exist_ok=True, ignore=_SKIPPED)
     if max_hint_level is not None:
-        cap_hints(out, key, max_hint_level, secret)
+        cap_template_hints(out, key, max_hint_level, secret)
     if for_classroom50:
         (out / PRACTICE_WORKFLOW).unlink()
         _remove_empty_folders(out / ".github")
@@ -150,7 +149,7 @@ def _remove_empty_folders(folder: Path) -> None:
         folder.rmdir()
 
 
-def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None) -> None:
+def cap_template_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None) -> None:
     """Keep hint levels 1 to ``level`` in the template's curriculum, and re-seal what depends on
     those files: the template's answer key records the curriculum's digests (which hints do not
     change the observations of), and the hidden key is bound to the answer key's bytes, so both
@@ -158,7 +157,7 @@ def cap_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | No
     ``check_hidden_key`` made sure opens it)."""
 
     for path in sorted((out / "curriculum").glob("*.toml")):
-        cap_file(path, level)
+        cap_hints(path, level)
     capped = answer_key.AnswerKey(**{**key.__dict__, "katas": {kata: answer_key.kata_digest(kata, out)
                                                                for kata in key.katas}})
     answer_key.write(capped, out / "tests" / "answer_key.dat")
@@ -432,7 +431,7 @@ def verify_codio(folder: Path) -> list[str]:
 def run(args, *, started: float) -> int:
     """``grade.py release [OUT_DIR] [--gradescope ZIP] [--classroom50 DIR] [--codio DIR] [--max-hint-level N]``:
     write the student template and the platforms' graders asked for, and check what was written."""
-    secret = read_secret(args.secret_file, "release")
+    secret = secret_for(args.secret_file, "release")
     official = " (in official grading too, with the hidden cases)" if secret else ""
     capped = "" if args.max_hint_level is None else f"; hints capped at level {args.max_hint_level}"
     steps = []

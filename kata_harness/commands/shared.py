@@ -41,7 +41,7 @@ def existing_solutions(name: str, lang: str) -> Path:
     return solutions
 
 
-def read_secret(path: str | None, command: str):
+def secret_for(path: str | None, command: str):
     """The instructor's secret (``hidden.read_secret``: ``--secret-file`` or ``KATA_SECRET``; None
     when there is none); raises ``UsageError`` when the secret file cannot be read."""
 

@@ -20,12 +20,11 @@ from ..isolation.protocol import new_job
 from ..layout import LAYOUT, ROOT, Layout
 from ..records import Expected
 from . import answer_key
-from .judge import Grading
+from .judge import STARTUP_TIMEOUT, Grading
 from .verdicts import Reason, Status, Verdict
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
-STARTUP_TIMEOUT = 120.0
 
 
 class NoExpectations(Exception):

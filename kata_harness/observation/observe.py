@@ -103,8 +103,16 @@ def _error_record(error: BaseException, learner_file: str | None) -> Raised:
     if isinstance(error, SyntaxError):
         record["message"], record["line"] = str(error.msg), error.lineno
     if frame:
-        record["where"] = f"{os.path.relpath(frame.filename)}:{frame.lineno}: {(frame.line or '').strip()}"
+        record["where"] = f"{_shown_path(frame.filename)}:{frame.lineno}: {(frame.line or '').strip()}"
     return record
+
+
+def _shown_path(filename: str) -> str:
+    """The learner's file as the learner knows it: relative to the project (``katas/k03_dtypes.py``),
+    or its name alone where it lies elsewhere (batch's staging folder has a random name, which
+    would make two gradings of the same file differ)."""
+    shown = os.path.relpath(filename)
+    return Path(filename).name if shown.startswith("..") else shown
 
 
 def call_catching(fn, args, kwargs, learner_file=None):
