@@ -320,8 +320,9 @@ class _Worker:
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with ``files`` (name -> bytes): one kata file, or
-        none. The job before has ended and left no process behind (the zygote's report of its end
-        comes after its clear-up), so no job ever sees another kata's file."""
+        none. The job before has ended and left no process behind (the zygote reports a job's end
+        after its clear-up), or, cut short, was stopped with its zygote (a job dies with its
+        zygote), so no job is left to see the next kata's file."""
         for entry in self.staging.iterdir():
             entry.unlink()
         for name, data in files.items():
