@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from .aspects import BASIC, NAMES
-from .observation import containers
+from .observation import containers, seeding
 
 # Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
 # ``records.TENSOR_FACTS``); "container" also requires the same sequence type as the reference's
@@ -100,7 +100,7 @@ def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, trai
         # torch and 64 in newer (the same seed as this one), so every version builds the same model.
         seed = int(torch.empty((), dtype=torch.int64).random_(-2**63, None, generator=gen)) % 2**64 % (2**31 - 1)
         with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
+            seeding.manual_seed(seed)
             model = factory()
         model = model.to(test_device if device is None else torch.device(device))
         if dtype is not None:

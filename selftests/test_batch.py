@@ -402,3 +402,135 @@ def test_deadline_grading_reads_kata_files_from_git_and_runs_nothing_from_the_re
     assert book["kata-bob"]["score"] == "0"   # its last commit before that date holds the stubs
     assert not marker.exists(), "git ran a program the repository named"
     assert run("batch", str(subs), "--at", "2026-13-45", timeout=60).returncode == 2
+
+
+HANG = "\ndef filled(shape, value):\n    while True:\n        pass\n"
+SMALL_CLASS_KATAS = ("k01_creation", "k05_devices", "k11_broadcasting", "k12_joining")
+
+
+def _small_class(folder: Path) -> None:
+    """Solved (one copy as is, one restyled: other bytes), wrong answers, a file two students share,
+    two untouched stubs, and a hostile file (a crash) that two students hold, one of them also
+    hanging in another kata."""
+    from selftests.submissions import CRASH, WRONG
+
+    def write(name: str, source: Path, extra: dict | None = None, prefix: str = "") -> None:
+        (folder / name).mkdir(parents=True)
+        for kata in SMALL_CLASS_KATAS:
+            text = (source / f"{kata}.py").read_text(encoding="utf-8") + (extra or {}).get(f"{kata}.py", "")
+            (folder / name / f"{kata}.py").write_text(prefix + text, encoding="utf-8")
+
+    write("ann-solved", ROOT / "reference")
+    write("ben-solved-restyled", ROOT / "reference", prefix="# Ben's own version\n")
+    write("cat-wrong", ROOT / "reference", WRONG)
+    write("dan-stub", ROOT / "katas")
+    write("eve-stub", ROOT / "katas")
+    shutil.copy(folder / "cat-wrong" / "k11_broadcasting.py", folder / "dan-stub")   # the duplicate pair
+    write("hal-hostile", ROOT / "reference", {**CRASH, "k01_creation.py": HANG})
+    write("ivy-shares-the-crash", ROOT / "katas")
+    shutil.copy(folder / "hal-hostile" / "k05_devices.py", folder / "ivy-shares-the-crash")
+
+
+def _graded_one_by_one(subs: Path, functions: list, table: dict, sandboxed: bool) -> list[dict]:
+    """The rows of grading each submission alone, as batch did before kata files were graded
+    apart: all of one submission's files staged together, its katas queued at once."""
+    from kata_harness.commands import batch
+    from kata_harness.judging.expectations import Recorded
+    from kata_harness.judging.judge import grade
+
+    rows = []
+    worker = batch._Worker(sandboxed)   # one lane, as ``batch -j 1`` had: every kata still runs in a fresh fork
+    try:
+        for submission in batch.collect(subs, {f.kata for f in functions}):
+            worker.stage(submission.files)
+            result = grade(functions, worker.staging, Recorded(table), lane=worker.lane(), function_timeout=2.0)
+            rows.append(batch.row_for(submission, functions, result.verdicts))
+    finally:
+        worker.close()
+    return rows
+
+
+def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(tmp_path, monkeypatch):
+    """Each kata file graded apart, and a file with the same bytes graded once per run, give the
+    gradebook (CSV and JSON, byte for byte) that grading each submission alone gives: for solved,
+    wrong and stub files, a file two students share, and a crash two students share (a grading
+    that was interrupted is never reused), beside a hang that replaces the zygote."""
+    import hashlib
+
+    from kata_harness.commands import batch
+    from kata_harness.judging.expectations import LiveReference
+
+    graded: list[tuple[str, str | None]] = []   # (kata, digest of its file) of every kata job batch ran
+    real_grade = batch.grade
+
+    def counting_grade(functions, solutions, *args, **kwargs):
+        staged = list(solutions.iterdir())
+        graded.append((functions[0].kata, hashlib.sha256(staged[0].read_bytes()).hexdigest() if staged else None))
+        return real_grade(functions, solutions, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "grade", counting_grade)
+
+    functions = [f for f in _infos() if f.kata in SMALL_CLASS_KATAS]
+    subs = tmp_path / "class"
+    _small_class(subs)
+    table = batch.expected_table(LiveReference(), functions)
+    sandboxed = sandbox.available()
+    out = tmp_path / "gradebook.json"
+    log = tmp_path / "log.txt"
+    with log.open("w") as stream:
+        together = batch.run_batch(subs, out, functions, lambda: table, jobs=2, function_timeout=2.0,
+                                   sandboxed=sandboxed, log=stream)
+    monkeypatch.setattr(batch, "grade", real_grade)
+    alone = _graded_one_by_one(subs, functions, table, sandboxed)
+    assert out.read_bytes() == batch._gradebook(out, alone, functions)
+    csv_out = tmp_path / "gradebook.csv"
+    assert batch._gradebook(csv_out, together, functions) == batch._gradebook(csv_out, alone, functions)
+    rows = {row["submission"]: row for row in together}
+    assert rows["ann-solved"]["score"] == rows["ann-solved"]["max_score"] == rows["ben-solved-restyled"]["score"]
+    assert rows["dan-stub"]["k11_broadcasting.normalize_rows"] == 0 and rows["dan-stub"]["score"] > 0
+    for name in ("hal-hostile", "ivy-shares-the-crash"):
+        assert rows[name]["functions"]["k05_devices.add_bias"]["reason"] == "error.crash", rows[name]
+    assert rows["hal-hostile"]["functions"]["k01_creation.filled"]["reason"] == "error.timeout"
+
+    def times_graded(name: str, kata: str) -> int:
+        return graded.count((kata, hashlib.sha256((subs / name / f"{kata}.py").read_bytes()).hexdigest()))
+
+    assert len(graded) == len(set(graded)) + 1   # every file once, but the crash that two students share
+    assert times_graded("ivy-shares-the-crash", "k05_devices") == 2
+    assert times_graded("dan-stub", "k11_broadcasting") == 1 and times_graded("eve-stub", "k01_creation") == 1
+
+
+def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupted_grading(monkeypatch):
+    """Batch stages each kata file alone and grades the same bytes for the same kata once per run;
+    a grading that was interrupted (here a stand-in for a crash) is not reused: each submission
+    holding that file is graded again."""
+    from kata_harness.commands import batch
+    from kata_harness.judging.judge import Grading
+    from kata_harness.judging.verdicts import Status, Verdict
+
+    functions = [f for f in _infos() if f.kata in ("k01_creation", "k05_devices")]
+    staged: list[tuple[str, dict]] = []
+
+    def stand_in_grade(chosen, solutions, expected, **options):
+        files = {path.name: path.read_bytes() for path in solutions.iterdir()}
+        staged.append((chosen[0].kata, files))
+        crashed = b"crash" in b"".join(files.values())
+        passed = files and not crashed   # no file: the functions err
+        return Grading(verdicts={f.qualified: Verdict(Status.PASSED if passed else Status.ERROR) for f in chosen},
+                       interrupted=crashed)
+
+    monkeypatch.setattr(batch, "grade", stand_in_grade)
+    classroom = {"a": {"k01_creation.py": b"mine", "k05_devices.py": b"# crash"},
+                 "b": {"k01_creation.py": b"mine", "k05_devices.py": b"# crash"},
+                 "c": {"k01_creation.py": b"other"}}
+    graded, worker = batch.GradedKatas(), batch._Worker(sandboxed=False)
+    try:
+        rows = [batch._graded_row(batch.Submission(name, Path(name), files=files), worker, functions, {}, 1.0,
+                                  None, graded) for name, files in classroom.items()]
+    finally:
+        worker.close()
+    assert staged == [("k01_creation", {"k01_creation.py": b"mine"}), ("k05_devices", {"k05_devices.py": b"# crash"}),
+                      ("k05_devices", {"k05_devices.py": b"# crash"}),
+                      ("k01_creation", {"k01_creation.py": b"other"}), ("k05_devices", {})]
+    k01 = sum(f.points for f in functions if f.kata == "k01_creation")
+    assert [row["score"] for row in rows] == [k01, k01, k01]

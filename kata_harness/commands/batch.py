@@ -5,18 +5,22 @@ just the kata files. Before any learner code runs, the parent reads each submiss
 files itself: only regular files named after a kata, size-capped, inside the submission folder
 (no symbolic links, devices or FIFOs). Its own tests, conftest or grade.py never run.
 
-Each worker copies one submission at a time into a private staging folder and grades it in a
-sandbox that sees only that folder (read-only). On Linux a warm zygote forks a fresh process per
-submission and kills all it left behind before the next one; elsewhere each submission gets a
-fresh process. So whatever one submission does (crash, kill, forge events, write files), every
-other row is what it would be alone. The gradebook and its cache are written atomically, the
-cache keyed by everything that can change a verdict; CSV cells are neutralised against formula
-injection and the CSV starts with a UTF-8 byte order mark, so spreadsheets show Chinese names.
+Each worker grades one kata file at a time: it copies that file alone into a private staging
+folder, which is all of the submissions its sandbox sees (read-only). On Linux a warm zygote forks
+a fresh process for every kata of every submission and kills all it left behind before the next;
+elsewhere each submission gets a fresh child. So whatever one submission does (crash, kill, forge
+events, write files), every other row is what it would be alone. A kata job can therefore depend
+on nothing a submission controls but its own kata file, so a kata file already graded in this run
+(the same bytes for the same kata, such as an untouched stub) is not run again (``GradedKatas``).
+The gradebook and its cache are written atomically, the cache keyed by everything that can change
+a verdict; CSV cells are neutralised against formula injection and the CSV starts with a UTF-8
+byte order mark, so spreadsheets show Chinese names.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -29,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -43,7 +48,7 @@ from ..isolation.processes import RUN_AS_VARIABLE
 from ..judging import hidden, integrity
 from ..judging.expectations import Recorded
 from ..judging.judge import FUNCTION_TIMEOUT, grade
-from ..judging.verdicts import Status
+from ..judging.verdicts import Status, Verdict
 from ..layout import ROOT, Layout
 from ..outputs import class_report
 from ..outputs.gradebook import function_entries
@@ -245,6 +250,52 @@ def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dic
     return row
 
 
+class GradedKatas:
+    """The verdicts of every kata file this run has graded, by kata and content, shared by the
+    workers: a kata file already graded (the same bytes for the same kata) is not run again, and
+    one that another worker is grading is waited for rather than graded twice at once.
+
+    Sound only where each kata runs alone: in a process freshly forked from a zygote no job can
+    change, seeing no file of the submission but its own (``_Worker.stage`` stages one at a
+    time). Then nothing another submission controls can reach the job, and its verdicts follow
+    from those bytes, which the key holds. A grading that was interrupted (a hang, a crash, a
+    protocol violation) is never kept: what decided it was how a process ended, so each submission
+    holding that file is graded afresh."""
+
+    def __init__(self):
+        self._verdicts: dict[tuple[str, str | None], dict[str, Verdict]] = {}
+        self._grading: dict[tuple[str, str | None], threading.Event] = {}   # being graded by a worker now
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(kata: str, data: bytes | None) -> tuple[str, str | None]:
+        return kata, None if data is None else hashlib.sha256(data).hexdigest()
+
+    def claim(self, kata: str, data: bytes | None) -> dict[str, Verdict] | None:
+        """The verdicts of ``kata``'s functions for the file ``data`` (None: no such file), if graded;
+        else None, and the caller grades it and then calls ``release``. While another worker grades
+        the same file, this waits for its verdicts (or, if that grading is not kept, for the turn)."""
+        key = self._key(kata, data)
+        while True:
+            with self._lock:
+                if key in self._verdicts:
+                    return self._verdicts[key]
+                underway = self._grading.get(key)
+                if underway is None:
+                    self._grading[key] = threading.Event()
+                    return None
+            underway.wait()
+
+    def release(self, kata: str, data: bytes | None, verdicts: dict[str, Verdict] | None) -> None:
+        """The claimed file is graded: keep its ``verdicts`` (None: nothing to keep, the grading was
+        interrupted or failed) and let whoever waits for it go on."""
+        key = self._key(kata, data)
+        with self._lock:
+            if verdicts is not None:
+                self._verdicts[key] = verdicts
+            self._grading.pop(key).set()
+
+
 class _Worker:
     """One grading lane: a private staging folder, and a zygote where forking is safe (it forks a
     fresh process for every kata of every submission); elsewhere a fresh child per submission."""
@@ -256,6 +307,11 @@ class _Worker:
         self.sandboxed = sandboxed
         self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
 
+    def start(self) -> None:
+        """Start the zygote now (it imports torch while the caller goes on)."""
+        if self.zygote is not None:
+            self.zygote.start()
+
     def lane(self) -> Lane:
         """Where one submission's katas run: the worker's zygote, or a child of its own."""
         if self.zygote is not None:
@@ -263,7 +319,10 @@ class _Worker:
         return SerialChild(sandboxed=self.sandboxed, solutions=(self.staging,))
 
     def stage(self, files: dict) -> None:
-        """Replace the staging folder's contents with one submission's kata files."""
+        """Replace the staging folder's contents with ``files`` (name -> bytes): one kata file, or
+        none. The job before has ended and left no process behind (the zygote reports a job's end
+        after its clear-up), or, cut short, was stopped with its zygote (a job dies with its
+        zygote), so no job is left to see the next kata's file."""
         for entry in self.staging.iterdir():
             entry.unlink()
         for name, data in files.items():
@@ -293,18 +352,29 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             rows[submission.name] = row_for(submission, functions, None)
         else:
             with_katas.append(submission)
-    table = expected() if with_katas else {}
-    state = state_digest(table, function_timeout, sandboxed) if with_katas else None
-    cached = _cached_rows(out, state)
-    todo = []
-    for submission in with_katas:
-        previous = cached.get(submission.name)
-        if isinstance(previous, dict) and previous.get("digest") == submission.digest:
-            rows[submission.name] = {**previous["row"], "notes": "; ".join(submission.notes)}
-        else:
-            todo.append(submission)
-    rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
-                                   sandboxed=sandboxed, log=log, extras=extras))
+    # The workers' zygotes import torch while the expected results are collected, unless the last
+    # run's cache seems to hold every submission as it is now (then they would likely start for nothing).
+    seen = _cached_digests(out)
+    unseen = [s for s in with_katas if s.digest not in seen]
+    workers = [_Worker(sandboxed) for _ in range(max(0, min(jobs, len(unseen))))]
+    try:
+        for worker in workers:
+            worker.start()
+        table = expected() if with_katas else {}
+        state = state_digest(table, function_timeout, sandboxed) if with_katas else None
+        cached = _cached_rows(out, state)
+        todo = []
+        for submission in with_katas:
+            previous = cached.get(submission.name)
+            if isinstance(previous, dict) and previous.get("digest") == submission.digest:
+                rows[submission.name] = {**previous["row"], "notes": "; ".join(submission.notes)}
+            else:
+                todo.append(submission)
+        rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
+                                       sandboxed=sandboxed, log=log, extras=extras, workers=workers))
+    finally:
+        for worker in workers:
+            worker.close()
     ordered = [rows[s.name] for s in submissions]
     write_atomically(out, _gradebook(out, ordered, functions))
     if state is not None:
@@ -320,6 +390,15 @@ def _cache_path(out: Path) -> Path:
     return out.with_name(out.name + ".cache.json")
 
 
+def _cached_digests(out: Path) -> set[str]:
+    """The digests of the submissions the last run's cache holds, whatever it graded them with."""
+    try:
+        rows = json.loads(read_regular(_cache_path(out))).get("rows", {})
+        return {row["digest"] for row in rows.values() if isinstance(row, dict) and isinstance(row.get("digest"), str)}
+    except (OSError, ValueError, AttributeError):
+        return set()
+
+
 def _cached_rows(out: Path, state: str | None) -> dict:
     """The rows of the last run, if it graded in the same ``state`` (else none can be reused)."""
     try:
@@ -333,9 +412,10 @@ def _cached_rows(out: Path, state: str | None) -> dict:
 
 
 def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,
-                       function_timeout: float, sandboxed: bool, log, extras: dict | None) -> dict[str, dict]:
+                       function_timeout: float, sandboxed: bool, log, extras: dict | None,
+                       workers: Sequence[_Worker] = ()) -> dict[str, dict]:
     """The gradebook rows of the ``todo`` submissions, graded by ``jobs`` workers (each with its own
-    zygote and staging folder)."""
+    zygote and staging folder; ``workers`` already made are used first, and left to the caller to close)."""
     rows: dict[str, dict] = {}
     if not todo:
         return rows
@@ -344,27 +424,27 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
         waiting.put(submission)
     progress = Progress(len(todo), log)
     lock = threading.Lock()
+    # Identical kata files give identical verdicts only where every kata runs in a fresh fork.
+    graded = GradedKatas() if can_fork() else None
 
-    def work() -> None:
-        worker = _Worker(sandboxed)
+    def work(given: _Worker | None) -> None:
+        worker = given or _Worker(sandboxed)
         try:
-            while True:
-                try:
-                    submission = waiting.get_nowait()
-                except queue.Empty:
-                    return
-                row = _graded_row(submission, worker, functions, table, function_timeout, extras)
+            for submission in _each(waiting):
+                row = _graded_row(submission, worker, functions, table, function_timeout, extras, graded)
                 with lock:
                     rows[submission.name] = row
                 progress.step(submission.name)
         finally:
-            worker.close()
+            if given is None:
+                worker.close()
 
-    workers = [threading.Thread(target=work) for _ in range(max(1, min(jobs, len(todo))))]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
+    count = max(1, min(jobs, len(todo)))
+    threads = [threading.Thread(target=work, args=(workers[n] if n < len(workers) else None,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     for submission in todo:   # a worker that could not start leaves its submissions to be noted
         if submission.name not in rows:
             submission.notes.append("not graded: the grader failed (see its output)")
@@ -372,17 +452,32 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
     return rows
 
 
+def _each(waiting: queue.Queue):
+    """The items of ``waiting``, taken one by one until none is left (by several threads at once)."""
+    while True:
+        try:
+            yield waiting.get_nowait()
+        except queue.Empty:
+            return
+
+
 def _graded_row(submission: Submission, worker: _Worker, functions: list[FunctionInfo], table: dict,
-                function_timeout: float, extras: dict | None) -> dict:
-    """The row of one submission, graded in ``worker``'s lane; whatever goes wrong while grading it
-    (anything raised) is a note on its row, with no points, and the worker goes on."""
+                function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
+    """The row of one submission, graded kata by kata in ``worker``'s lane (each kata file staged
+    alone), or taken from ``graded`` where the same file was graded already; whatever goes wrong
+    while grading it (anything raised) is a note on its row, with no points, and the worker goes on."""
     assert submission.files is not None   # only submissions with kata files are queued
     lane = worker.lane()
+    verdicts: dict[str, Verdict] = {}
     try:
-        worker.stage(submission.files)
-        result = grade(functions, worker.staging, Recorded(table), lane=lane,
-                       function_timeout=function_timeout, extras=extras)
-        return row_for(submission, functions, result.verdicts)
+        for kata in dict.fromkeys(f.kata for f in functions):
+            data = submission.files.get(f"{kata}.py")
+            known = graded.claim(kata, data) if graded is not None else None
+            if known is None:
+                known = _graded_kata(kata, data, worker, lane, [f for f in functions if f.kata == kata], table,
+                                     function_timeout, extras, graded)
+            verdicts.update(known)
+        return row_for(submission, functions, verdicts)
     except Exception as error:
         if worker.zygote is not None:
             worker.zygote.stop()   # it may be in the middle of a job: the next submission gets a new one
@@ -391,6 +486,23 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
     finally:
         if lane is not worker.zygote:
             lane.stop()
+
+
+def _graded_kata(kata: str, data: bytes | None, worker: _Worker, lane: Lane, functions: list[FunctionInfo],
+                 table: dict, function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
+    """The verdicts of one kata's ``functions`` for its file ``data`` (None: the submission has none),
+    staged alone and graded in ``lane``; kept in ``graded`` (claimed by the caller) unless the
+    grading was interrupted."""
+    kept = None
+    try:
+        worker.stage({} if data is None else {f"{kata}.py": data})
+        result = grade(functions, worker.staging, Recorded(table), lane=lane, function_timeout=function_timeout,
+                       extras=extras)
+        kept = None if result.interrupted else result.verdicts
+        return result.verdicts
+    finally:
+        if graded is not None:
+            graded.release(kata, data, kept)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")

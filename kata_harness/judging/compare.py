@@ -64,9 +64,12 @@ def _first_value_difference(yours, expected, tolerance, index=()):
         if len(yours) != len(expected):
             return index, f"{len(yours)} items", f"{len(expected)} items"
         for i, (y, e) in enumerate(zip(yours, expected)):
-            found = _first_value_difference(y, e, tolerance, index + (i,))
-            if found:
-                return found
+            if isinstance(e, list) and isinstance(y, list):
+                found = _first_value_difference(y, e, tolerance, index + (i,))
+                if found:
+                    return found
+            elif not _close(y, e, tolerance):   # a number of a tensor's values: no call and no index per item
+                return index + (i,), y, e
         return None
     return None if _close(yours, expected, tolerance) else (index, yours, expected)
 

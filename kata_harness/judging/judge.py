@@ -40,6 +40,9 @@ class Grading:
     verdicts: dict[str, Verdict] = field(default_factory=dict)    # by qualified name
     expected: dict[str, Expected] = field(default_factory=dict)   # what the reference did
     durations: dict[str, float] = field(default_factory=dict)     # seconds its checks took
+    # Whether a job was cut short (a hang, a crash, a protocol violation) or met the deadline:
+    # then some verdicts were decided by how a process ended, not by what it observed.
+    interrupted: bool = False
 
 
 DONE, CUT_SHORT, RETIRED, DEADLINE = "done", "cut short", "retired", "deadline"   # how following a job ended
@@ -92,7 +95,7 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
         todo = [f for f in run.functions if f.qualified not in result.verdicts]
         left = len(todo)
         ending = _follow_learner(run, todo, result, function_timeout, stop_at)
-        run.handle.stop(clean=ending == DONE and not _malformed(run.functions, result))
+        _end_job(run, ending, result)
         if ending == DEADLINE:
             break
         if ending == CUT_SHORT and todo and len(todo) == left:
@@ -102,9 +105,25 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
         if not lane.serves(run.handle):
             requeue()
         queued.append(_submit(lane, todo, extras, solutions))
-    for info in functions:
-        result.verdicts.setdefault(info.qualified, Verdict(Status.ERROR, reason=Reason("error.deadline", {})))
+    _out_of_time([f for f in functions if f.qualified not in result.verdicts], result)
     return result
+
+
+def _end_job(run: _Run, ending: str, result: Grading) -> None:
+    """Stop a job's handle once followed to its ``ending``. A job that did not end cleanly retires
+    its process and leaves the grading ``interrupted`` (not one its process would not run: that
+    job did nothing)."""
+    clean = ending == DONE and not _malformed(run.functions, result)
+    if not clean and ending != RETIRED:
+        result.interrupted = True
+    run.handle.stop(clean=clean)
+
+
+def _out_of_time(undecided: list[FunctionInfo], result: Grading) -> None:
+    """The functions still ``undecided`` at the deadline err, and the grading was interrupted."""
+    for info in undecided:
+        result.verdicts[info.qualified] = Verdict(Status.ERROR, reason=Reason("error.deadline", {}))
+        result.interrupted = True
 
 
 def _collect_expected(expected, functions: list[FunctionInfo], stop_at: float, result: Grading) -> None:
@@ -354,8 +373,15 @@ def _first_gap(yours, expected, path: str) -> str | None:
     if isinstance(expected, list):
         if not isinstance(yours, list) or len(yours) != len(expected):
             return path
-        return next((gap for index, (y, e) in enumerate(zip(yours, expected))
-                     if (gap := _first_gap(y, e, f"{path}[{index}]"))), None)
+        # A tensor's values are long lists of numbers: a number is checked here, without a call or a
+        # path per item (a path is made only for the gap found).
+        for index, (y, e) in enumerate(zip(yours, expected)):
+            if isinstance(e, (dict, list)):
+                gap = _first_gap(y, e, f"{path}[{index}]")
+                if gap:
+                    return gap
+            elif y is None and e is not None:
+                return f"{path}[{index}]"
     return None
 
 

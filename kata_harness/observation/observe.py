@@ -25,12 +25,11 @@ from ..aspects import ASPECTS, Instruments, ObservedCall
 from ..content.messages import shortened
 from ..records import Observation, Raised
 from ..spec import Call, Case, Function
-from . import containers
+from . import containers, seeding
 from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
 
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
-_manual_seed = torch.manual_seed
 _autograd_backward = torch.autograd.backward
 _TORCH_DIR = str(Path(torch.__file__).resolve().parent)
 
@@ -53,7 +52,7 @@ def reset_global_state() -> None:
         torch.use_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
-    _manual_seed(0)
+    seeding.manual_seed(0)
     random.seed(0)
     np.random.seed(0)
     cast(list, warnings.filters)[:] = _WARNING_FILTERS   # a list, which the stubs declare a Sequence
