@@ -10,18 +10,15 @@ import sys
 import pytest
 
 from kata_harness.layout import Layout
-from selftests.gradekit import ROOT, run
+from selftests.gradekit import ROOT, run, student_template
 
 WHITESPACE = re.compile(r"\s+")
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    out = tmp_path_factory.mktemp("release") / "template"
-    done = run("release", str(out), timeout=900)
-    assert done.returncode == 0, done.stderr
-    assert "checked" in done.stdout
-    return out
+    """The student template, released once for the whole run (test_classroom.py reads the same one)."""
+    return student_template(tmp_path_factory)
 
 
 def _grade(root, *args):
