@@ -23,3 +23,16 @@ def winlike() -> dict:
     """The environment of a run with the POSIX-only APIs removed, as on Windows (unsandboxed:
     Windows has no bubblewrap)."""
     return {**os.environ, "PYTHONPATH": str(WINLIKE), "KATA_SANDBOX": "none"}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``-n``, give each worker a run of consecutive tests and let a worker that runs out take
+    over half of another's (xdist's worksteal), unless the command line names a ``--dist``. xdist's
+    default deals the tests out one by one, so both workers start every module at once: each then
+    builds the module's fixtures (a project copy, a release that grades twice to check itself), or
+    one waits idle while the other builds what ``built_once`` shares."""
+    if any(arg.startswith("--dist") for arg in config.invocation_params.args):
+        return None
+    from xdist.scheduler import WorkStealingScheduling  # this hook is only called where xdist runs
+
+    return WorkStealingScheduling(config, log)

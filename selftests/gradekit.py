@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+from selftests.once import built_once
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -88,6 +90,18 @@ def project_copy(target: Path, *, reference: bool = True) -> Path:
         if (ROOT / name).exists() and (reference or name != "reference"):
             shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     return target
+
+
+def student_template(tmp_path_factory) -> Path:
+    """The student template ``grade.py release DIR`` writes, released once for the whole test run
+    (``built_once``) and shared by every module that only reads it: a release grades twice to check
+    itself. Tests copy it before they change anything."""
+    def release(folder: Path) -> None:
+        done = run("release", str(folder / "template"), timeout=900)
+        assert done.returncode == 0, done.stderr
+        assert "checked" in done.stdout
+
+    return built_once(tmp_path_factory, "student-template", release) / "template"
 
 
 def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:

@@ -26,8 +26,7 @@ import yaml
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import summary
-from selftests.gradekit import ROOT, run
-from selftests.once import built_once
+from selftests.gradekit import ROOT, run, student_template
 
 # The workflow step and run_autograder are bash scripts, run as Linux runners run them.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
@@ -62,12 +61,9 @@ def _classroom_step():
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    """One released student template for all these tests (a release grades twice to check itself)."""
-    def release(folder):
-        done = run("release", str(folder / "template"), timeout=900)
-        assert done.returncode == 0, done.stderr
-
-    return built_once(tmp_path_factory, "classroom-release", release) / "template"
+    """One released student template for all these tests, shared with test_release.py and
+    test_workflow_limits.py (a release grades twice to check itself)."""
+    return student_template(tmp_path_factory)
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """grade.py's command line (kata_harness/commands/): every subcommand in --help, grading as the
-default, one usage error printed once, `check` for kata authors, `release --max-hint-level`,
-watch's --against and practice line, and one staleness rule for grade.py and pytest alike.
+default, one usage error printed once, `check` for kata authors, `release --max-hint-level`
+and `--force`, watch's --against and practice line, and one staleness rule for grade.py and pytest alike.
 
 No kata name is written here: the katas and functions used are taken from the curriculum."""
 
@@ -191,12 +191,20 @@ def test_check_names_every_planted_fault(tmp_path):
     assert report.startswith("check: ") and "problems" in report
 
 
-# --- release --max-hint-level ----------------------------------------------------------------------
+# --- release --max-hint-level, --force -------------------------------------------------------------
 
-def test_release_caps_the_hints_of_the_template(tmp_path):
+def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_only_when_forced(tmp_path):
+    """One release for two promises (a release grades twice to check itself): it refuses a folder
+    that holds something of the instructor's unless forced, and --max-hint-level caps the hints."""
     out = tmp_path / "template"
-    done = run("release", str(out), "--max-hint-level", "1", timeout=900)
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    refused = run("release", str(out), "--max-hint-level", "1")
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    done = run("release", str(out), "--max-hint-level", "1", "--force", timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert not (out / "notes.txt").exists() and (out / "grade.py").exists()
     assert "hints capped at level 1" in done.stdout
     for path in sorted((out / "curriculum").glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))

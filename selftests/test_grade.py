@@ -72,11 +72,15 @@ def test_unknown_selector_is_one_clear_line_and_exit_status_2():
 
 
 def test_syntax_error_costs_only_its_kata(tmp_path):
+    """k01 broken, graded with the kata after it and the last one, which still pass: that needs no
+    grading of every kata (test_reference_scores_full_marks grades them all)."""
     solutions = solutions_from_reference(tmp_path / "solutions")
     broken = solutions / "k01_creation.py"
     broken.write_text(broken.read_text() + "\ndef oops(:\n    pass\n")
-    doc = grade_json("--solutions", str(solutions))
+    graded = ["k01_creation", CURRICULUM[1].name, CURRICULUM[-1].name]
+    doc = grade_json(*graded, "--solutions", str(solutions))
     check_schema(doc)
+    assert [k["kata"] for k in doc["katas"]] == graded
     lines = broken.read_text().count("\n")
     for name, function in functions(doc).items():
         if name.startswith("k01_creation."):

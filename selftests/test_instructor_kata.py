@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from selftests.gradekit import ROOT
+from selftests.once import built_once
 
 FIXTURE = ROOT / "selftests" / "fixtures" / "instructor_kata"
 KATA = "k22_masking"
@@ -21,14 +22,18 @@ def _run(project, *args, timeout=900):
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    """A copy of this project with the instructor's kata dropped in and the answer key refrozen."""
-    copy = tmp_path_factory.mktemp("instructor") / "project"
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
-    for folder in ("katas", "reference", "tests", "curriculum"):
-        for path in (FIXTURE / folder).iterdir():
-            shutil.copy(path, copy / folder / path.name)
-    _run(copy, "grade.py", "freeze")
-    return copy
+    """A copy of this project with the instructor's kata dropped in and the answer key refrozen,
+    made once for both tests also when they run on different workers (a freeze observes every
+    reference function)."""
+    def build(folder):
+        copy = folder / "project"
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+        for kind in ("katas", "reference", "tests", "curriculum"):
+            for path in (FIXTURE / kind).iterdir():
+                shutil.copy(path, copy / kind / path.name)
+        _run(copy, "grade.py", "freeze")
+
+    return built_once(tmp_path_factory, "instructor-kata", build) / "project"
 
 
 def test_self_tests_pick_up_the_new_kata(project):

@@ -10,18 +10,15 @@ import sys
 import pytest
 
 from kata_harness.layout import Layout
-from selftests.gradekit import ROOT, run
+from selftests.gradekit import ROOT, run, student_template
 
 WHITESPACE = re.compile(r"\s+")
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    out = tmp_path_factory.mktemp("release") / "template"
-    done = run("release", str(out), timeout=900)
-    assert done.returncode == 0, done.stderr
-    assert "checked" in done.stdout
-    return out
+    """The student template, released once for the whole run (test_classroom.py reads the same one)."""
+    return student_template(tmp_path_factory)
 
 
 def _grade(root, *args):
@@ -92,16 +89,8 @@ def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
     assert "curriculum/k12_joining.toml (removed)" in text and "git checkout -- curriculum tests" in text
 
 
-def test_release_refuses_a_non_empty_folder_unless_forced(tmp_path):
-    out = tmp_path / "busy"
-    out.mkdir()
-    (out / "notes.txt").write_text("mine")
-    refused = run("release", str(out))
-    assert refused.returncode == 2 and "--force" in refused.stderr
-    assert (out / "notes.txt").read_text() == "mine"
-    forced = run("release", str(out), "--force", timeout=900)
-    assert forced.returncode == 0, forced.stderr
-    assert not (out / "notes.txt").exists() and (out / "grade.py").exists()
+# A non-empty folder is replaced only with --force: test_cli.py checks that with the release that
+# caps the hints (both need a real release, which grades twice to check itself).
 
 
 @pytest.mark.parametrize("target", [".", "tests/out", "reference", ".."])

@@ -20,8 +20,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import message
 from kata_harness.outputs import official, summary
-from selftests.gradekit import run
-from selftests.once import built_once
+from selftests.gradekit import student_template
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="runs the workflow's step as Linux runners do")
 
@@ -41,12 +40,8 @@ def {name}(*args, **kwargs):
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    """A released student template (shared with test_classroom.py, which builds the same)."""
-    def release(folder):
-        done = run("release", str(folder / "template"), timeout=900)
-        assert done.returncode == 0, done.stderr
-
-    return built_once(tmp_path_factory, "classroom-release", release) / "template"
+    """A released student template (shared with test_classroom.py and test_release.py)."""
+    return student_template(tmp_path_factory)
 
 
 def _document(text: str, lang: str = "zh") -> dict:
