@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Protocol, TypeGuard, cast
 
 from ..layout import ROOT
 from . import processes, sandbox
@@ -242,7 +242,55 @@ def learner_lane(solutions: Path, *, sandboxed: bool) -> Lane:
     return SerialChild(sandboxed=sandboxed, solutions=(solutions,))
 
 
-class Zygote:
+class _OneProcessLane:
+    """A lane that keeps one warm process and sends it every job, starting a fresh one when it is
+    gone: ``Zygote`` and ``SerialChild`` differ only in the process (``_CHILD``) and the handle a
+    job gets (``_job``)."""
+
+    _CHILD: dict = {}    # the options of the Child this lane keeps
+
+    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
+        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
+        self.process: Child | None = None
+        self.submitted = 0     # jobs sent to the current process
+
+    def start(self) -> None:
+        """Start the process now if none runs (it loads torch while the caller goes on)."""
+        if self.process is None or not self.process.alive():
+            if self.process is not None:
+                self.process.stop()
+            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, **self._CHILD)
+            self.submitted = 0
+
+    def submit(self, job: dict) -> GradingChild:
+        """The handle of ``job``, sent to the current process (a fresh one if the last is gone)."""
+        self.start()
+        handle = self._job()
+        handle.send(job)
+        return handle
+
+    def serves(self, handle: GradingChild) -> bool:
+        """Whether the process that got ``handle``'s job still runs (and so the jobs sent after it)."""
+        process = self.process
+        return self._is_job(handle) and process is not None and handle.process is process and process.alive()
+
+    def _job(self) -> GradingChild:
+        """The handle of the next job (it keeps the lane's current process)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
+        """Whether ``handle`` is one of this kind of lane's jobs."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop the process and whatever it still runs."""
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+
+
+class Zygote(_OneProcessLane):
     """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
     grading pays the import once, yet every kata of every submission runs in a new process.
 
@@ -252,34 +300,14 @@ class Zygote:
     write its memory (``/proc/PID/mem``, ptrace); so no job can see, signal or write into another's.
     """
 
-    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
-        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
-        self.process: Child | None = None
+    _CHILD = {"zygote": True}
 
-    def start(self) -> None:
-        """Start the zygote now if none runs (it loads torch while the caller goes on)."""
-        if self.process is None or not self.process.alive():
-            if self.process is not None:
-                self.process.stop()
-            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, zygote=True)
+    def _job(self) -> ForkedChild:
+        return ForkedChild(self)
 
-    def submit(self, job: dict) -> ForkedChild:
-        """A fresh child for ``job`` (starting a new zygote if the last one is gone)."""
-        self.start()
-        handle = ForkedChild(self)
-        handle.send(job)
-        return handle
-
-    def serves(self, handle: GradingChild) -> bool:
-        """Whether the zygote that got ``handle``'s job still runs (and so the jobs sent after it)."""
-        process = self.process
-        return isinstance(handle, ForkedChild) and process is not None and handle.process is process and process.alive()
-
-    def stop(self) -> None:
-        """Stop the zygote and whatever it still runs."""
-        if self.process is not None:
-            self.process.stop()
-            self.process = None
+    @staticmethod
+    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
+        return isinstance(handle, ForkedChild)
 
 
 class ForkedChild:
@@ -343,7 +371,7 @@ class ForkedChild:
             else f"status {self.status}"
 
 
-class SerialChild:
+class SerialChild(_OneProcessLane):
     """Where a process that imported torch cannot be forked safely (macOS, Windows): one warm
     child runs the jobs one after another, in its own process, while no job changed what the
     next would see. After each job the child compares torch, NumPy, the harness and its threads
@@ -351,36 +379,14 @@ class SerialChild:
     job ``retired`` and ends), and the jobs from there on go to a fresh child. A job cut short or
     judged malformed retires the child too."""
 
-    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
-        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
-        self.process: Child | None = None
-        self.submitted = 0     # jobs sent to the current process
+    _CHILD = {"serial": True}
 
-    def start(self) -> None:
-        """Start a child now if none runs (it loads torch while the caller goes on)."""
-        if self.process is None or not self.process.alive():
-            if self.process is not None:
-                self.process.stop()
-            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, serial=True)
-            self.submitted = 0
+    def _job(self) -> SerialJob:
+        return SerialJob(self)
 
-    def submit(self, job: dict) -> SerialJob:
-        """Queue ``job`` on the current child (a fresh one if it is gone)."""
-        self.start()
-        handle = SerialJob(self)
-        handle.send(job)
-        return handle
-
-    def serves(self, handle: GradingChild) -> bool:
-        """Whether the child that got ``handle``'s job still runs (and so the jobs sent after it)."""
-        process = self.process
-        return isinstance(handle, SerialJob) and process is not None and handle.process is process and process.alive()
-
-    def stop(self) -> None:
-        """Stop the child."""
-        if self.process is not None:
-            self.process.stop()
-            self.process = None
+    @staticmethod
+    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
+        return isinstance(handle, SerialJob)
 
 
 class SerialJob:
