@@ -1,6 +1,7 @@
 """grade.py batch: one gradebook for many submissions, equal to grading each one alone."""
 
 import csv
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -534,3 +535,19 @@ def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupte
                       ("k01_creation", {"k01_creation.py": b"other"}), ("k05_devices", {})]
     k01 = sum(f.points for f in functions if f.kata == "k01_creation")
     assert [row["score"] for row in rows] == [k01, k01, k01]
+
+
+def test_the_cache_of_a_large_class_is_read(tmp_path):
+    """Each function's details make a class's cache large (about 16 MiB for 1,000 submissions):
+    it must still be read, or every rerun would grade the whole class again."""
+    from kata_harness.commands import batch
+    from selftests.classes import synthetic_gradebook
+
+    out = tmp_path / "gradebook.json"
+    rows = synthetic_gradebook(1200)
+    cache = {"state": "s", "rows": {row["submission"]: {"digest": f"{n:064x}", "row": row} for n, row in enumerate(rows)}}
+    batch._cache_path(out).write_text(json.dumps(cache))
+    assert batch._cache_path(out).stat().st_size > 16 << 20
+    read = batch._read_cache(out)
+    assert batch._cached_rows(read, "s") == cache["rows"] and batch._cached_rows(read, "other") == {}
+    assert batch._cached_digests(read) == {entry["digest"] for entry in cache["rows"].values()}

@@ -51,7 +51,7 @@ from ..judging.judge import FUNCTION_TIMEOUT, grade
 from ..judging.verdicts import Status, Verdict
 from ..layout import ROOT, Layout
 from ..outputs import class_report
-from ..outputs.gradebook import function_entries
+from ..outputs.gradebook import GRADEBOOK_LIMIT, function_entries
 from . import UsageError, repository
 from .shared import expectations_for, secret_for
 
@@ -354,7 +354,8 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             with_katas.append(submission)
     # The workers' zygotes import torch while the expected results are collected, unless the last
     # run's cache seems to hold every submission as it is now (then they would likely start for nothing).
-    seen = _cached_digests(out)
+    cache = _read_cache(out)
+    seen = _cached_digests(cache)
     unseen = [s for s in with_katas if s.digest not in seen]
     workers = [_Worker(sandboxed) for _ in range(max(0, min(jobs, len(unseen))))]
     try:
@@ -362,7 +363,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             worker.start()
         table = expected() if with_katas else {}
         state = state_digest(table, function_timeout, sandboxed) if with_katas else None
-        cached = _cached_rows(out, state)
+        cached = _cached_rows(cache, state)
         todo = []
         for submission in with_katas:
             previous = cached.get(submission.name)
@@ -390,25 +391,28 @@ def _cache_path(out: Path) -> Path:
     return out.with_name(out.name + ".cache.json")
 
 
-def _cached_digests(out: Path) -> set[str]:
-    """The digests of the submissions the last run's cache holds, whatever it graded them with."""
+def _read_cache(out: Path) -> dict:
+    """The last run's cache beside ``out`` (``{"state": ..., "rows": {name: {"digest", "row"}}}``),
+    or an empty one where there is none or it is not such a table."""
     try:
-        rows = json.loads(read_regular(_cache_path(out))).get("rows", {})
-        return {row["digest"] for row in rows.values() if isinstance(row, dict) and isinstance(row.get("digest"), str)}
-    except (OSError, ValueError, AttributeError):
-        return set()
-
-
-def _cached_rows(out: Path, state: str | None) -> dict:
-    """The rows of the last run, if it graded in the same ``state`` (else none can be reused)."""
-    try:
-        cache = json.loads(read_regular(_cache_path(out)))
+        cache = json.loads(read_regular(_cache_path(out), GRADEBOOK_LIMIT))
     except (OSError, ValueError):
         return {}
-    if not isinstance(cache, dict) or state is None or cache.get("state") != state:
+    rows = cache.get("rows") if isinstance(cache, dict) else None
+    return cache if isinstance(rows, dict) else {}
+
+
+def _cached_digests(cache: dict) -> set[str]:
+    """The digests of the submissions the last run's ``cache`` holds, whatever it graded them with."""
+    return {row["digest"] for row in cache.get("rows", {}).values()
+            if isinstance(row, dict) and isinstance(row.get("digest"), str)}
+
+
+def _cached_rows(cache: dict, state: str | None) -> dict:
+    """The rows of the last run's ``cache``, if it graded in the same ``state`` (else none can be reused)."""
+    if state is None or cache.get("state") != state:
         return {}
-    rows = cache.get("rows", {})
-    return rows if isinstance(rows, dict) else {}
+    return cache["rows"]
 
 
 def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,

@@ -24,7 +24,7 @@ from ..content.curriculum import KataInfo
 from ..content.messages import message, pick, shortened
 from ..files import read_regular, write_atomically
 from .explanations import section_text
-from .gradebook import NOT_GRADED
+from .gradebook import GRADEBOOK_LIMIT, NOT_GRADED
 
 SOLVED, FAILING, NOT_STARTED = "solved", "failing", "not_started"
 PARTS = (SOLVED, FAILING, NOT_STARTED)
@@ -35,7 +35,6 @@ ROW_KEYS = ("submission", "score", "max_score", "notes", "functions")   # a row'
 BINS = 10            # the histogram's bars: tenths of the maximum score
 TEACH_NEXT = 5       # pitfalls in "what to teach next"
 EXAMPLE_LIMIT = 300  # characters of an example's call and of what differed (a learner's value can be long)
-GRADEBOOK_LIMIT = 256 << 20   # bytes: far above the JSON gradebook of a large class
 
 
 def progress(row: dict, qualified: str) -> str:

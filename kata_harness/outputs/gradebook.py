@@ -15,6 +15,9 @@ from ..judging.verdicts import Status, Verdict
 from .explanations import explain, pitfall_key, pitfall_title
 
 NOT_GRADED = "not_graded"   # the status of every function of a submission that could not be graded (see notes)
+# bytes: far above the JSON gradebook of a large class, or batch's cache of its rows (each function's
+# details in two languages make 1,000 submissions about 16 MiB)
+GRADEBOOK_LIMIT = 256 << 20
 
 
 def function_entry(verdict: Verdict | None, info: FunctionInfo) -> dict:
