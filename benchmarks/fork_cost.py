@@ -1,0 +1,145 @@
+"""What batch's isolation costs per kata job: a fresh fork of a warm zygote for every job, against
+the same job run in one process.
+
+    python benchmarks/fork_cost.py [--rounds 5]
+
+A zygote is prepared as batch prepares its own (torch imported and warmed up, the kata specs
+loaded, its heap collected and frozen). Each job observes one kata's functions, with the reference
+solutions graded as a learner's would be. Per job, side by side (the three kinds alternate, so the
+machine's noise falls on all of them alike):
+
+- *in one process*: the job run in a copy of the zygote that runs every job itself: the work alone;
+- *bare fork*: a child forked and ended at once: what the process costs, with no job;
+- *forked job*: a child forked to run the job, as batch runs it (without relaying its events).
+
+It reports CPU milliseconds per job (the zygote's and the child's), the forked job's minor page
+faults, and, from one more pass, the memory the forked job wrote into: every page of the zygote's
+that a job writes (a reference count, the C heap's bookkeeping) is copied for it first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kata_harness.content.curriculum import load_curriculum  # noqa: E402
+from kata_harness.isolation import child  # noqa: E402
+from kata_harness.layout import LAYOUT  # noqa: E402
+
+
+def _private_dirty_kib() -> int:
+    """Memory this process has written since it was forked (and its own), in KiB."""
+    for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+        if line.startswith("Private_Dirty:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _children_cpu() -> tuple[float, int]:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime, used.ru_minflt
+
+
+def _forked(job: dict | None, in_process, observe, measure_memory: bool = False) -> tuple[float, int, int]:
+    """(CPU seconds of the fork, the child and its end; the child's minor faults; KiB it wrote) of
+    one child that runs ``job`` (None: ends at once)."""
+    read_end, write_end = os.pipe()
+    cpu_before, faults_before = _children_cpu()
+    own_before = time.process_time()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        written = _private_dirty_kib() if measure_memory else 0
+        if job is not None:
+            child._run_job(lambda event, **fields: None, job, in_process, observe)
+        written = _private_dirty_kib() - written if measure_memory else 0
+        os.write(write_end, str(written).encode())
+        os._exit(0)
+    os.close(write_end)
+    answer = b"".join(iter(lambda: os.read(read_end, 64), b""))
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    own = time.process_time() - own_before
+    cpu_after, faults_after = _children_cpu()
+    return cpu_after - cpu_before + own, faults_after - faults_before, int(answer or 0)
+
+
+def _serve_in_process(jobs: list[dict], orders, answers, in_process, observe) -> None:
+    """The copy that runs each job it is sent in itself, answering its CPU seconds."""
+    while True:
+        asked = os.read(orders, 8)
+        if not asked:
+            os._exit(0)
+        started = time.process_time()
+        child._run_job(lambda event, **fields: None, jobs[int(asked)], in_process, observe)
+        os.write(answers, f"{time.process_time() - started:.9f}".encode().ljust(32))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="passes over the katas (after one to warm up)")
+    args = parser.parse_args()
+    if not hasattr(os, "fork") or not Path("/proc/self/smaps_rollup").exists():
+        sys.exit("this benchmark needs Linux (fork and /proc)")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in batch's sandbox
+    from kata_harness.observation import local as in_process  # deferred: torch, after the checks above
+    from kata_harness.observation import observe
+
+    child._warm_up()
+    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
+        child._SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
+    jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
+             "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
+    gc.collect()
+    gc.freeze()
+    orders_read, orders_write = os.pipe()
+    answers_read, answers_write = os.pipe()
+    server = os.fork()
+    if server == 0:
+        os.close(orders_write)   # else it would never see the end of its orders
+        _serve_in_process(jobs, orders_read, answers_write, in_process, observe)
+
+    def in_one_process(index: int) -> float:
+        os.write(orders_write, str(index).encode().ljust(8))
+        return float(os.read(answers_read, 32))
+
+    totals = {"in one process": 0.0, "bare fork": 0.0, "forked job": 0.0}
+    faults = 0
+    for round_number in range(args.rounds + 1):
+        for index, job in enumerate(jobs):
+            kinds = [("in one process", lambda i=index: in_one_process(i)),
+                     ("bare fork", lambda: _forked(None, in_process, observe)[0]),
+                     ("forked job", lambda j=job: _forked(j, in_process, observe))]
+            for name, run in kinds[index % 3:] + kinds[:index % 3]:
+                result = run()
+                if round_number == 0:   # the warm-up pass
+                    continue
+                if isinstance(result, tuple):
+                    totals[name] += result[0]
+                    faults += result[1]
+                else:
+                    totals[name] += result
+    os.close(orders_write)
+    os.waitpid(server, 0)
+    written = [_forked(job, in_process, observe, measure_memory=True)[2] for job in jobs]
+    count = args.rounds * len(jobs)
+    per_job = {name: total / count * 1000 for name, total in totals.items()}
+    print(json.dumps({"jobs": count, "cpu_ms_per_job": {k: round(v, 1) for k, v in per_job.items()},
+                      "forked_job_over_work": round(per_job["forked job"] / per_job["in one process"], 2),
+                      "copy_on_write_ms_per_job": round(per_job["forked job"] - per_job["bare fork"]
+                                                        - per_job["in one process"], 1),
+                      "minor_faults_per_forked_job": round(faults / count),
+                      "kib_written_per_forked_job": sorted(written)[len(written) // 2]}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
