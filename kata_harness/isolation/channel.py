@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Protocol, TypeGuard, cast
+from typing import Protocol, cast
 
 from ..layout import ROOT
 from . import processes, sandbox
@@ -272,15 +272,12 @@ class _OneProcessLane:
     def serves(self, handle: GradingChild) -> bool:
         """Whether the process that got ``handle``'s job still runs (and so the jobs sent after it)."""
         process = self.process
-        return self._is_job(handle) and process is not None and handle.process is process and process.alive()
+        # Only a job of this lane's own process can hold it: a job of another lane's never does.
+        return isinstance(handle, (ForkedChild, SerialJob)) and process is not None and handle.process is process \
+            and process.alive()
 
     def _job(self) -> GradingChild:
         """The handle of the next job (it keeps the lane's current process)."""
-        raise NotImplementedError
-
-    @staticmethod
-    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
-        """Whether ``handle`` is one of this kind of lane's jobs."""
         raise NotImplementedError
 
     def stop(self) -> None:
@@ -304,10 +301,6 @@ class Zygote(_OneProcessLane):
 
     def _job(self) -> ForkedChild:
         return ForkedChild(self)
-
-    @staticmethod
-    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
-        return isinstance(handle, ForkedChild)
 
 
 class ForkedChild:
@@ -383,10 +376,6 @@ class SerialChild(_OneProcessLane):
 
     def _job(self) -> SerialJob:
         return SerialJob(self)
-
-    @staticmethod
-    def _is_job(handle: GradingChild) -> TypeGuard[ForkedChild | SerialJob]:
-        return isinstance(handle, SerialJob)
 
 
 class SerialJob:
