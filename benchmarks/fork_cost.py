@@ -20,7 +20,6 @@ that a job writes (a reference count, the C heap's bookkeeping) is copied for it
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import resource
@@ -94,13 +93,10 @@ def main() -> None:
     from kata_harness.observation import local as in_process  # deferred: torch, after the checks above
     from kata_harness.observation import observe
 
-    child._warm_up()
-    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
-        child._SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
              "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
-    gc.collect()
-    gc.freeze()
+    child._warm_up()
+    child.prepare_to_fork(in_process)
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
     server = os.fork()

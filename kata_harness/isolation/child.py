@@ -129,16 +129,7 @@ def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
-    # The kata specs are the instructor's, loaded once here rather than in every job.
-    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
-        try:
-            _SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
-        except BaseException:   # a broken spec is reported by the job that needs it
-            pass
-    # Everything loaded so far stays out of the garbage collector's walks: a forked job that walked
-    # it would copy most of this process's memory, page by page, before grading anything.
-    gc.collect()
-    gc.freeze()
+    prepare_to_fork(in_process)
     while (job := _read_job(jobs)) is not None:
         # Marks where this job's output starts in the shared output pipe, so that a crash is
         # explained with its own output only (never an earlier job's).
@@ -163,6 +154,20 @@ def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
         _, status = os.waitpid(pid, 0)
         _clear_up(pid, sandboxed, processes)
         events.write(b"Z " + json.dumps({"event": "exited", "job": job.get("job"), "status": status}).encode() + b"\n")
+
+
+def prepare_to_fork(in_process) -> None:
+    """What a zygote does once, before its first job: load the kata specs (the instructor's, once
+    here rather than in every job) and keep all it holds out of the garbage collector's walks."""
+    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
+        try:
+            _SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
+        except BaseException:   # a broken spec is reported by the job that needs it
+            pass
+    # A forked job that walked what is loaded now would copy most of this process's memory, page
+    # by page, before grading anything.
+    gc.collect()
+    gc.freeze()
 
 
 def _serve_serially(events, jobs, in_process, observe) -> None:
