@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from selftests import warm
+
 collect_ignore_glob = ["fixtures/*", "examples/*", "winlike/*"]
 
 WINLIKE = Path(__file__).resolve().parent / "winlike"   # its sitecustomize.py removes the POSIX-only APIs
@@ -16,6 +18,13 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(900))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _stop_warm_children():
+    """The grading children ``warm.grade_here`` keeps for a worker end with its test run."""
+    yield
+    warm.stop_all()
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from selftests.once import built_once
+from selftests.warm import grade_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,9 +25,10 @@ def run(*args: str, timeout: float = 300, cwd: Path = ROOT, env: dict | None = N
                           timeout=timeout, cwd=cwd, env={**os.environ, **(env or {})})
 
 
-def grade_json(*args: str, timeout: float = 300) -> dict:
-    """Run grade.py with ``--format json`` and return the parsed document (exactly one on stdout)."""
-    done = run(*args, "--format", "json", timeout=timeout)
+def grade_json(*args: str, env: dict | None = None) -> dict:
+    """grade.py's document for ``grade.py ARGS --format json`` (exactly one on stdout), graded in
+    this process on warm children (``warm.grade_here``)."""
+    done = grade_here(*args, "--format", "json", env=env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -17,6 +17,7 @@ from kata_harness.content.curriculum import load_curriculum, tomllib
 from kata_harness.judging import answer_key, hidden
 from kata_harness.layout import Layout
 from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
+from selftests.warm import grade_here
 
 CURRICULUM = load_curriculum()
 SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "check")
@@ -141,7 +142,7 @@ def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
 # --- check -------------------------------------------------------------------------------------------
 
 def test_check_passes_on_this_project():
-    done = run("check", timeout=900)
+    done = grade_here("check")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "check: OK" in done.stdout and "reference full marks, stubs todo" in done.stdout
 

@@ -8,29 +8,26 @@ markdown``). Each example grades the katas whose files it holds, against the ans
 After a deliberate change of the formats or the messages, rewrite them with
 ``KATA_UPDATE_GOLDEN=1 python -m pytest selftests/test_examples.py`` and review the diff.
 
-Each example is graded once, through grade.py's own grade command run in this process (its
-parser, its integrity check, its document), on one warm zygote that the examples share; the
-four formats are rendered from that one grading as grade.py renders the one it is asked for.
-One example is also graded by grade.py itself, to show that this is what grade.py prints.
+Each example is graded once, through grade.py's own grade command run in this process
+(``warm.grade_here``: its parser, its integrity check, its document) on the warm zygote the
+self-tests share; the four formats are rendered from that one grading as grade.py renders the
+one it is asked for. One example is also graded by grade.py itself, to show that this is what
+grade.py prints.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sys
-import time
-from contextlib import redirect_stdout
 
 import pytest
 
-from kata_harness import commands
 from kata_harness.commands import grade as grade_command
-from kata_harness.isolation import channel
 from kata_harness.outputs import render
 from selftests.gradekit import ROOT, check_schema, run
 from selftests.test_classroom import _validate_classroom
+from selftests.warm import grade_here
 
 # The golden results name the learner's files as grade.py shows them on Linux and macOS.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the golden results name files with '/'")
@@ -61,39 +58,7 @@ def _stable(fmt: str, output: str) -> str:
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-class _KeptLane:
-    """A lane that outlives one grading: grade.py stops its own, but the examples share one warm
-    zygote (a job that hangs still takes its process with it, and the next gets a fresh one)."""
-
-    def __init__(self) -> None:
-        self.lane = channel.learner_lane(ROOT, sandboxed=False)
-
-    def start(self) -> None:
-        """Start the lane's process if none runs."""
-        self.lane.start()
-
-    def submit(self, job: dict):
-        """Queue ``job`` on the shared lane."""
-        return self.lane.submit(job)
-
-    def serves(self, handle) -> bool:
-        """Whether the shared lane still runs ``handle``'s process."""
-        return self.lane.serves(handle)
-
-    def stop(self) -> None:
-        """Nothing: the lane is stopped once every example is graded."""
-
-
-@pytest.fixture(scope="module")
-def kept_lane():
-    """One warm, unsandboxed learner lane for every example (the examples hold no attack)."""
-    kept = _KeptLane()
-    kept.start()
-    yield kept
-    kept.lane.stop()
-
-
-def _graded(example: str, lane: _KeptLane, monkeypatch) -> dict:
+def _graded(example: str, monkeypatch) -> dict:
     """{format: what grade.py prints for ``example``}, from one grading by grade.py's grade command."""
     outputs = {}
 
@@ -102,21 +67,16 @@ def _graded(example: str, lane: _KeptLane, monkeypatch) -> dict:
             outputs[fmt] = render.render(printout, fmt)
         return outputs[output_format]
 
-    monkeypatch.setattr(grade_command, "learner_lane", lambda solutions, sandboxed: lane)
     monkeypatch.setattr(grade_command, "render", every_format)
-    monkeypatch.setenv("KATA_SANDBOX", "none")
-    monkeypatch.delenv("KATA_SECRET", raising=False)
-    monkeypatch.chdir(ROOT)
-    printed = io.StringIO()
-    with redirect_stdout(printed):
-        assert commands.parse([*_options(example), "--format", "json"], time.monotonic()).run() == 0
-    assert printed.getvalue().rstrip("\n") == outputs["json"]
+    done = grade_here(*_options(example), "--format", "json", env={"KATA_SANDBOX": "none", "KATA_SECRET": None})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip("\n") == outputs["json"]
     return {fmt: _stable(fmt, output) for fmt, output in outputs.items()}
 
 
 @pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir() if (path / "katas").is_dir()))
-def test_each_example_grades_as_its_golden_results(example, kept_lane, monkeypatch):
-    produced = _graded(example, kept_lane, monkeypatch)
+def test_each_example_grades_as_its_golden_results(example, monkeypatch):
+    produced = _graded(example, monkeypatch)
     check_schema(json.loads(produced["json"]))
     _validate_classroom(json.loads(produced["classroom"]))
     for fmt, name in FORMATS.items():

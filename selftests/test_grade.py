@@ -7,6 +7,7 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
+from selftests.warm import grade_here
 
 CURRICULUM = load_curriculum()
 ALL_FUNCTIONS = [f.qualified for kata in CURRICULUM for f in kata.functions]
@@ -34,7 +35,7 @@ def test_fresh_stubs_score_zero_with_every_function_todo():
 
 
 def test_text_output_has_a_table_per_kata_the_score_and_the_next_function():
-    done = run()
+    done = grade_here()
     assert done.returncode == 0, done.stderr
     for kata in CURRICULUM:
         assert kata.name in done.stdout
@@ -44,7 +45,7 @@ def test_text_output_has_a_table_per_kata_the_score_and_the_next_function():
 
 
 def test_chinese_output():
-    done = run("k01", "--lang", "zh")
+    done = grade_here("k01", "--lang", "zh")
     assert "得分 0/" in done.stdout and "下一步" in done.stdout and "尚未实现" in done.stdout
 
 

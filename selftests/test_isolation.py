@@ -19,7 +19,7 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
-from selftests.test_trust import MODES, _run
+from selftests.test_trust import MODES, _graded_here
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
@@ -72,7 +72,7 @@ def _others_pass(doc: dict) -> None:
 def test_a_kata_that_damages_its_process_costs_only_its_own_points(mode, tmp_path):
     solutions = _damaged(tmp_path)
     started = time.monotonic()
-    done = _run(solutions, "k01", *OTHERS, mode=mode)
+    done = _graded_here(solutions, "k01", *OTHERS, mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 120
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
@@ -128,7 +128,7 @@ def test_a_deeply_nested_event_costs_one_function(mode, tmp_path):
             send.stream.write(b'{"event": "observed", "x": ' + b'[' * 20000 + b']' * 20000 + b'}\\n')
             return torch.full(shape, float(value))
     """), encoding="utf-8")
-    done = _run(solutions, "k01", "k03", mode=mode)
+    done = _graded_here(solutions, "k01", "k03", mode=mode)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
     graded = statuses(json.loads(done.stdout))
     assert graded.pop("k01_creation.filled") == "error"
@@ -179,7 +179,7 @@ def test_an_observer_told_to_say_nothing_passes_nothing(official, tmp_path):
         target = solutions / f"{kata}.py"
         target.write_text(target.read_text(encoding="utf-8") + textwrap.dedent(attack), encoding="utf-8")
     secret = {"KATA_SECRET": "isolation-selftest-secret"} if official else {}
-    done = _run(solutions, "k11", "k19", mode=MODES[0], env=secret)
+    done = _graded_here(solutions, "k11", "k19", mode=MODES[0], env=secret)
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     assert doc["official"] is official

@@ -1,7 +1,6 @@
 """The learner's daily loop: watch mode, reset with backups, language choice, colour, pytest selection."""
 
 import io
-import os
 import shutil
 import signal
 import subprocess
@@ -13,6 +12,7 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.layout import LAYOUT
 from kata_harness.outputs.text import use_colour
 from selftests.gradekit import ROOT, read_until, rest_of_output, run
+from selftests.warm import grade_here
 
 K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
@@ -93,7 +93,7 @@ def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
     backup = ROOT / done.stdout.split("saved to ")[1].split()[0]
     try:
         assert backup.parent == LAYOUT.backups and backup.read_text() == before
-        after = run("k01", "--solutions", str(solutions), "--format", "json")
+        after = grade_here("k01", "--solutions", str(solutions), "--format", "json")
         assert '"status": "todo"' in after.stdout and "score" in after.stdout
         statuses = [line for line in after.stdout.splitlines() if '"status"' in line]
         assert sum('"passed"' in line for line in statuses) == len(K01) - 1
@@ -123,9 +123,8 @@ def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(sol
     ({"LANG": "zh_CN.UTF-8"}, "得分"), ({"LANG": "C.UTF-8"}, "score"),
 ])
 def test_language_from_kata_lang_then_locale(env, expected):
-    clean = {k: v for k, v in os.environ.items() if k not in ("KATA_LANG", "LANG", "LC_ALL", "LC_MESSAGES")}
-    done = subprocess.run([sys.executable, "grade.py", "k15"], cwd=ROOT, capture_output=True, text=True,
-                          env={**clean, **env}, timeout=300)
+    unset = dict.fromkeys(("KATA_LANG", "LANG", "LC_ALL", "LC_MESSAGES"))
+    done = grade_here("k15", env={**unset, **env})
     assert done.stdout.strip().splitlines()[-1].startswith(expected)
 
 
@@ -140,7 +139,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     assert use_colour(_Terminal()) and not use_colour(io.StringIO())
     monkeypatch.setenv("NO_COLOR", "1")
     assert not use_colour(_Terminal())
-    piped = run("k01")
+    piped = grade_here("k01")
     assert "\033[" not in piped.stdout
 
 

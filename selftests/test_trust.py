@@ -3,7 +3,10 @@ that tries to replace the grader, processes left behind. Each attack must earn n
 result in bounded time and leave no process running; the honest functions beside it still pass.
 
 Every attack runs with the sandbox (bubblewrap, where installed) and without it (KATA_SANDBOX=none,
-as on macOS and Windows): the judge alone must hold in both.
+as on macOS and Windows): the judge alone must hold in both. Attacks on the channel and the judge
+are graded by grade.py's grade command in this process, on the warm children the self-tests share
+(``warm.grade_here``); attacks on the process (what it leaves running, SIGTERM, what its children's
+environment holds, files beside grade.py) by a real grade.py.
 """
 
 import json
@@ -22,6 +25,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
+from selftests.warm import grade_here
 
 KATAS = {kata.name: kata.functions for kata in load_curriculum()}
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
@@ -84,11 +88,26 @@ FORGERIES = {
 PLAIN = "k03_dtypes"   # stubs without a forgery, graded after some of the forged katas
 
 
+def _grading(solutions, *args, mode="none"):
+    """The grading options every attack is graded with (``--solutions`` and its katas, JSON, a 3 s
+    limit per function, a 150 s deadline), and the environment of ``mode``."""
+    options = ["--solutions", str(solutions), "--format", "json", "--timeout", "3", "--deadline", "150", *args]
+    return options, {"KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none"}
+
+
 def _run(solutions, *args, mode="none", timeout=240, env=None):
-    environment = {**os.environ, "KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none", **(env or {})}
-    return subprocess.run([sys.executable, str(ROOT / "grade.py"), "--solutions", str(solutions), "--format",
-                           "json", "--timeout", "3", "--deadline", "150", *args],
-                          capture_output=True, text=True, timeout=timeout, env=environment, cwd=ROOT)
+    """A real grade.py process: for what only a process shows (what it leaves running, what its
+    children's environment holds)."""
+    options, environment = _grading(solutions, *args, mode=mode)
+    return subprocess.run([sys.executable, str(ROOT / "grade.py"), *options], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **environment, **(env or {})}, cwd=ROOT)
+
+
+def _graded_here(solutions, *args, mode="none", env=None):
+    """The same grading in this process, on the kept children (``warm.grade_here``): for attacks on
+    the channel and the judge, which a process of grade.py of its own adds nothing to."""
+    options, environment = _grading(solutions, *args, mode=mode)
+    return grade_here(*options, env={**environment, **(env or {})})
 
 
 def _marked_processes(marker: str) -> list[int]:
@@ -118,7 +137,7 @@ def test_forgeries_on_stubs_earn_nothing(mode, tmp_path):
         forgery = textwrap.dedent(code).replace("__functions__", repr(names)).replace("__kata__", kata)
         target.write_text(forgery + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
     started = time.monotonic()
-    done = _run(solutions, *(kata for kata, _ in FORGERIES.values()), PLAIN, mode=mode)
+    done = _graded_here(solutions, *(kata for kata, _ in FORGERIES.values()), PLAIN, mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 170
     doc = json.loads(done.stdout)
@@ -149,7 +168,7 @@ def test_heartbeats_do_not_extend_the_time_limit(mode, tmp_path):
             time.sleep(1000)
     """))
     started = time.monotonic()
-    done = _run(solutions, "k01", mode=mode)
+    done = _graded_here(solutions, "k01", mode=mode)
     assert time.monotonic() - started < 60
     graded = statuses(json.loads(done.stdout))
     assert graded["k01_creation.filled"] == "error"

@@ -1,0 +1,145 @@
+"""grade.py's commands run inside the test process, on grading children kept warm for the whole
+test run.
+
+A ``grade.py`` subprocess starts two children that import torch (the referee and the learner's
+zygote): about 5 s of CPU before it grades anything, most of what an end-to-end self-test costs.
+``grade_here`` runs the same command line through grade.py's own parser and command (its
+integrity check, its hidden cases, its judge, its document and formats), with the same children,
+except that they are started once per test worker and kept: each job is still forked fresh from
+its zygote, so a job that damages its process costs nothing to the next, and one that takes its
+zygote with it gets a fresh zygote for the next job.
+
+What only a real ``grade.py`` process shows (its bootstrap, its exit on a signal, the processes
+it leaves, the user a child runs as) is tested with ``gradekit.run``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import time
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from pathlib import Path
+
+from kata_harness import commands
+from kata_harness.commands import check as check_command
+from kata_harness.commands import grade as grade_command
+from kata_harness.isolation import channel
+from kata_harness.judging import expectations
+from kata_harness.layout import ROOT
+
+_KEPT_SANDBOXED = 4    # sandboxed zygotes kept at once (one per solutions folder it shows)
+
+
+class KeptLane:
+    """A learner lane that outlives one grading: the grade command stops its lane when it is done,
+    but this one is stopped only when the test run ends (``stop_all``)."""
+
+    def __init__(self, lane: channel.Lane) -> None:
+        self.lane = lane
+
+    def start(self) -> None:
+        """Start the lane's process if none runs (the last one may have gone with a job)."""
+        self.lane.start()
+
+    def submit(self, job: dict) -> channel.GradingChild:
+        """Queue ``job`` on the kept lane."""
+        return self.lane.submit(job)
+
+    def serves(self, handle: channel.GradingChild) -> bool:
+        """Whether the kept lane still runs ``handle``'s process."""
+        return self.lane.serves(handle)
+
+    def stop(self) -> None:
+        """Nothing: the kept lane outlives the grading."""
+
+
+_UNSANDBOXED: KeptLane | None = None
+_SANDBOXED: dict[Path, KeptLane] = {}
+_REFEREE: channel.Zygote | None = None
+
+
+def learner_lane(solutions: Path, *, sandboxed: bool) -> KeptLane:
+    """A kept lane for ``solutions``, as ``channel.learner_lane`` gives the grade command: one
+    unsandboxed zygote serves every folder (each job names its own), a sandboxed one shows only
+    the folder it was started for, so there is one per folder (the latest few)."""
+    global _UNSANDBOXED
+    if not sandboxed:
+        if _UNSANDBOXED is None:
+            _UNSANDBOXED = KeptLane(channel.learner_lane(solutions, sandboxed=False))
+        return _UNSANDBOXED
+    folder = Path(solutions).resolve()
+    if folder not in _SANDBOXED:
+        if len(_SANDBOXED) >= _KEPT_SANDBOXED:
+            oldest = next(iter(_SANDBOXED))
+            _SANDBOXED.pop(oldest).lane.stop()
+        _SANDBOXED[folder] = KeptLane(channel.learner_lane(folder, sandboxed=True))
+    return _SANDBOXED[folder]
+
+
+def referee() -> channel.ForkedChild:
+    """A referee for one job, forked from a kept zygote that never runs learner code (the
+    ``Child()`` a live reference starts, but warm)."""
+    global _REFEREE
+    if _REFEREE is None:
+        _REFEREE = channel.Zygote()
+    _REFEREE.start()
+    return channel.ForkedChild(_REFEREE)
+
+
+def stop_all() -> None:
+    """Stop every kept child (the test run is over)."""
+    global _UNSANDBOXED, _REFEREE
+    lanes = [kept.lane for kept in _SANDBOXED.values()] + ([_UNSANDBOXED.lane] if _UNSANDBOXED else []) + \
+        ([_REFEREE] if _REFEREE else [])
+    for lane in lanes:
+        lane.stop()
+    _SANDBOXED.clear()
+    _UNSANDBOXED = _REFEREE = None
+
+
+@contextmanager
+def _environment(env: dict | None):
+    """``os.environ`` with ``env``'s variables set (a value of None removes one), restored after."""
+    saved = dict(os.environ)
+    try:
+        for name, value in (env or {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``python grade.py ARGS`` as ``gradekit.run`` returns it (exit status, text output), run in
+    this process on the kept children. ``env``: variables to set (None removes one). Only the
+    commands that grade through ``channel.learner_lane`` and a live reference (``grade``, ``check``)
+    or need no child at all (``hint``, ``reset``, a usage error) belong here."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    # Where the commands find their children: the learner's lane, the referee.
+    patched = [(grade_command, "learner_lane", learner_lane), (check_command, "learner_lane", learner_lane),
+               (expectations, "Child", referee)]
+    saved = [(module, name, getattr(module, name)) for module, name, _ in patched]
+    here = Path.cwd()
+    try:
+        for module, name, kept in patched:
+            setattr(module, name, kept)
+        with _environment(env), redirect_stdout(stdout), redirect_stderr(stderr):
+            os.chdir(cwd)
+            try:
+                status = commands.parse(list(args), time.monotonic()).run()
+            except commands.UsageError as error:
+                print(error, file=stderr)
+                status = error.status
+            except SystemExit as leaving:   # --help
+                status = leaving.code if isinstance(leaving.code, int) else 0
+    finally:
+        os.chdir(here)
+        for module, name, value in saved:
+            setattr(module, name, value)
+    return subprocess.CompletedProcess(["grade.py", *args], status, stdout.getvalue(), stderr.getvalue())
