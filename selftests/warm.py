@@ -5,9 +5,10 @@ A ``grade.py`` subprocess starts two children that import torch (the referee and
 zygote): about 5 s of CPU before it grades anything, most of what an end-to-end self-test costs.
 ``grade_here`` runs the same command line through grade.py's own parser and command (its
 integrity check, its hidden cases, its judge, its document and formats), with the same children,
-except that they are started once per test worker and kept: each job is still forked fresh from
-its zygote, so a job that damages its process costs nothing to the next, and one that takes its
-zygote with it gets a fresh zygote for the next job.
+except that they are started once per test worker and kept: on Linux each job is still forked
+fresh from its zygote, so a job that damages its process costs nothing to the next, and one that
+takes its zygote with it gets a fresh zygote for the next job (on macOS and Windows the kept lane
+is grade.py's serial child, which retires when a job changed it).
 
 What only a real ``grade.py`` process shows (its bootstrap, its exit on a signal, the processes
 it leaves, the user a child runs as) is tested with ``gradekit.run``.
@@ -78,10 +79,13 @@ def learner_lane(solutions: Path, *, sandboxed: bool) -> KeptLane:
     return _SANDBOXED[folder]
 
 
-def referee() -> channel.ForkedChild:
+def referee() -> channel.GradingChild:
     """A referee for one job, forked from a kept zygote that never runs learner code (the
-    ``Child()`` a live reference starts, but warm)."""
+    ``Child()`` a live reference starts, but warm); that ``Child()`` itself where a process that
+    imported torch cannot fork (macOS, Windows)."""
     global _REFEREE
+    if not channel.can_fork():
+        return channel.Child()
     if _REFEREE is None:
         _REFEREE = channel.Zygote()
     _REFEREE.start()
