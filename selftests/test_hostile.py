@@ -153,7 +153,7 @@ HOSTILE = {
 }
 
 # Attacks graded together: no two on one kata, and one hang at most in each group (a hang costs
-# its time limit and a fresh zygote).
+# its time limit).
 GROUPS = {
     "a hang in a function": ["endless_loop", "os_exit", "pytest_skip", "lying_tensor_subclass",
                              "imports_reference_in_function", "global_state_left_behind", "keyboard_interrupt"],

@@ -18,8 +18,9 @@ import time
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from selftests import warm
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
-from selftests.test_trust import MODES, _graded_here
+from selftests.test_trust import MODES, _graded_here, _marked_processes, _marker
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
@@ -109,6 +110,32 @@ def test_watch_grades_the_other_katas_as_if_alone(tmp_path):
         rest_of_output(process)
     finally:
         process.kill()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_hang_is_killed_and_its_zygote_grades_on(mode, tmp_path):
+    """A function that hangs after starting a process of its own that holds its event pipe open:
+    at its time limit the zygote kills both and grades the rest (the kata's other functions, the
+    next kata) itself, without importing torch again."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text(encoding="utf-8") + textwrap.dedent(f"""
+        import subprocess, sys, time
+        def filled(shape, value):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {_marker(tmp_path)}"],
+                             start_new_session=True, close_fds=False)
+            time.sleep(1000)
+    """), encoding="utf-8")
+    kept = warm.learner_lane(solutions, sandboxed=mode == "bubblewrap").lane
+    kept.start()
+    zygote = kept.process
+    done = _graded_here(solutions, "k01", "k03", mode=mode)
+    assert done.returncode == 0, done.stderr[-2000:]
+    graded = statuses(json.loads(done.stdout))
+    assert graded.pop("k01_creation.filled") == "error"
+    assert set(graded.values()) == {"passed"}, graded
+    assert kept.process is zygote and zygote.alive(), "the hang cost its zygote"
+    assert _marked_processes(_marker(tmp_path)) == []
 
 
 @pytest.mark.parametrize("mode", MODES)

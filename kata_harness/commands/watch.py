@@ -123,7 +123,7 @@ class Watcher:
     def grade_all(self) -> None:
         """Grade every watched function (the first run)."""
         self.grading = grade(self.functions, self.solutions, self.expected, lane=self._ready_lane())
-        self.lane.start()   # warm again before the next save (after a hang took the process down)
+        self.lane.start()   # warm again before the next save (if a process that stopped answering was replaced)
         self._show(self.functions)
 
     def regrade(self, kata: str) -> None:

@@ -10,7 +10,8 @@ size-capped, must parse, and is checked by the judge (``grading``) against what 
 for. A *zygote* (Linux only, where ``fork`` of a process that imported torch is safe) forks a
 fresh child per job and relays that child's events from a pipe of its own, prefixed ``J``; its
 own messages (prefixed ``Z``) come from a descriptor learner code never holds, so a job cannot
-forge the end of itself or write into the next job's stream.
+forge the end of itself or write into the next job's stream. A job the parent cuts short is
+cancelled by a line on the zygote's input (``{"cancel": ID}``), which no job holds either.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .protocol import OUTPUT_MARK_PATTERN, Event, _read_line, parse_event
 
 OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
 WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
+CANCEL_TIME = 2.0          # seconds a zygote has to report a job's end (a cancelled job's too)
 
 # The child imports its harness from this project's folder (never from an installed copy and never
 # with the project or the current folder on its import path, where a stray torch.py would shadow torch).
@@ -291,10 +293,12 @@ class Zygote(_OneProcessLane):
     """A warm process (torch imported, lazy parts loaded) that forks a fresh child for each job:
     grading pays the import once, yet every kata of every submission runs in a new process.
 
-    A job that ends normally leaves nothing behind (the zygote kills every process its child
-    started); a job that must be cut short takes the whole zygote with it, and the next job gets a
-    new one. The zygote is not dumpable and its jobs hold no capabilities, so no job can read or
-    write its memory (``/proc/PID/mem``, ptrace); so no job can see, signal or write into another's.
+    A job that ends leaves nothing behind (the zygote kills every process its child started); a job
+    that must be cut short (it hangs, or broke the protocol) is cancelled: the zygote kills it and
+    all it started, and serves the next job. Only a zygote that does not answer takes the jobs
+    queued in it along (the next job gets a new one). The zygote is not dumpable and its jobs hold
+    no capabilities, so no job can read or write its memory (``/proc/PID/mem``, ptrace); so no job
+    can see, signal or write into another's.
     """
 
     _CHILD = {"zygote": True}
@@ -343,17 +347,20 @@ class ForkedChild:
                 return None
 
     def stop(self, clean: bool = True) -> None:
-        """Wait briefly for the zygote to report the job's end (it follows the job's last event);
-        a job that does not end by itself takes the zygote with it (a new one serves the next).
-        A job that did not end ``clean`` (it hangs, or broke the protocol) is not waited for."""
-        until = time.monotonic() + (2.0 if clean else 0.0)
+        """Wait briefly for the zygote to report the job's end (it follows the job's last event). A
+        job that did not end ``clean`` (it hangs, or broke the protocol) is cancelled: the zygote
+        kills it and all it started, and serves the next job. Only a zygote that does not report
+        the end in time is itself stopped (a new one serves the next job)."""
+        if not clean and self.status is None:
+            self.process.send({"cancel": self.job})
+        until = time.monotonic() + CANCEL_TIME
         try:
             while self.status is None and time.monotonic() < until:
                 if self.next_event(until - time.monotonic()) is None and self.status is None:
                     break   # the zygote itself is gone
         except queue.Empty:
             pass
-        if self.status is None:
+        if self.status is None and self.zygote.process is self.process:
             self.zygote.stop()
 
     def death_reason(self) -> str:

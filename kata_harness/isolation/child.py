@@ -17,6 +17,7 @@ import builtins
 import gc
 import json
 import os
+import select
 import signal
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from ..layout import LAYOUT
 from . import processes, sandbox
-from .protocol import OUTPUT_MARK
+from .protocol import LINE_LIMIT, OUTPUT_MARK
 
 _SPECS: dict = {}   # kata -> its spec, loaded by a zygote before it forks its jobs
 
@@ -126,15 +127,20 @@ def _read_job(jobs) -> dict | None:
 
 
 def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
-    """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it."""
+    """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it. A
+    job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     prepare_to_fork(in_process)
-    while (job := _read_job(jobs)) is not None:
+    orders = _Orders(jobs.fileno())
+    while (job := orders.next_job()) is not None:
+        job_id = job.get("job")
+        if orders.cancelled(job_id):   # cut short before it started: nothing to run
+            _report_exit(events, job_id, int(signal.SIGKILL))
+            continue
         # Marks where this job's output starts in the shared output pipe, so that a crash is
         # explained with its own output only (never an earlier job's).
-        job_id = str(job.get("job", ""))
-        if job_id.isalnum():
+        if str(job_id).isalnum():
             os.write(2, OUTPUT_MARK.format(job_id).encode())
         read_end, write_end = os.pipe()
         zygote = os.getpid()
@@ -145,15 +151,86 @@ def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
             events.close()
             jobs.close()   # the jobs still queued are not this job's to read
             os.setsid()   # its own process group, killed as a whole
-            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, in_process, observe)
+            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job_id), job, in_process, observe)
             os._exit(0)
         os.close(write_end)
-        with os.fdopen(read_end, "rb") as relayed:
-            for event in iter(lambda: relayed.readline(1 << 23), b""):
-                events.write(b"J " + event.rstrip(b"\n") + b"\n")
+        _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
         _clear_up(pid, sandboxed, processes)
-        events.write(b"Z " + json.dumps({"event": "exited", "job": job.get("job"), "status": status}).encode() + b"\n")
+        _report_exit(events, job_id, status)
+
+
+def _report_exit(events, job_id, status: int) -> None:
+    """Tell the parent that a job and all it started are gone (its wait status)."""
+    events.write(b"Z " + json.dumps({"event": "exited", "job": job_id, "status": status}).encode() + b"\n")
+
+
+class _Orders:
+    """The parent's lines to a zygote: jobs, queued ahead, and the cancelling of a job
+    (``{"cancel": ID}``), read from ``fd`` whenever they arrive, also while a job runs."""
+
+    def __init__(self, fd: int):
+        self.fd, self.open = fd, True
+        self.pending = b""
+        self.jobs: list[dict] = []
+        self.cancels: set = set()
+
+    def read(self) -> None:
+        """Take in what the parent has sent (call when ``fd`` is readable: it does not block then)."""
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            self.open = False
+        self.pending += chunk
+        *lines, self.pending = self.pending.split(b"\n")
+        for line in lines:
+            try:
+                order = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(order, dict) and "cancel" in order:
+                self.cancels.add(order["cancel"])
+            elif isinstance(order, dict):
+                self.jobs.append(order)
+
+    def next_job(self) -> dict | None:
+        """The next job, waiting for it; None once the parent closed the stream."""
+        while not self.jobs and self.open:
+            self.read()
+        return self.jobs.pop(0) if self.jobs else None
+
+    def cancelled(self, job_id) -> bool:
+        """Whether the parent has cancelled the job ``job_id``."""
+        return job_id in self.cancels
+
+
+def _relay(pid: int, read_end: int, events, orders: _Orders, job_id) -> None:
+    """Relay a job's event lines, prefixed ``J`` and cut at ``LINE_LIMIT`` bytes (a longer one is
+    then judged malformed), until its stream ends, or until the parent cancels it: then its process
+    group is killed (what escaped the group is killed by ``_clear_up``)."""
+    pending = b""
+    while True:
+        watched = [read_end, orders.fd] if orders.open else [read_end]
+        ready, _, _ = select.select(watched, [], [])
+        if orders.fd in ready:
+            orders.read()
+            if orders.cancelled(job_id):
+                for kill in (os.killpg, os.kill):   # the group; the job itself if it had no group yet
+                    try:
+                        kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                break
+        if read_end in ready:
+            chunk = os.read(read_end, 1 << 16)
+            pending += chunk
+            while b"\n" in pending or len(pending) >= LINE_LIMIT or (pending and not chunk):
+                cut = pending.find(b"\n")
+                cut = min(cut + 1 if cut >= 0 else len(pending), LINE_LIMIT)
+                line, pending = pending[:cut], pending[cut:]
+                events.write(b"J " + line.rstrip(b"\n") + b"\n")
+            if not chunk:
+                break
+    os.close(read_end)
 
 
 def prepare_to_fork(in_process) -> None:
