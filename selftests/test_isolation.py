@@ -8,16 +8,20 @@ Each attack is checked by what it must not change: the functions of the other ka
 the same run, pass exactly as the reference does.
 """
 
+import io
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import child
+from kata_harness.isolation.protocol import LINE_LIMIT
 from selftests import warm
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
 from selftests.test_trust import MODES, _graded_here, _marked_processes, _marker
@@ -136,6 +140,37 @@ def test_a_hang_is_killed_and_its_zygote_grades_on(mode, tmp_path):
     assert set(graded.values()) == {"passed"}, graded
     assert kept.process is zygote and zygote.alive(), "the hang cost its zygote"
     assert _marked_processes(_marker(tmp_path)) == []
+
+
+def test_a_zygote_reads_its_orders_whole_and_relays_lines_cut_at_the_limit():
+    """The zygote's side of cancelling, without a zygote: orders split across reads are taken in
+    whole (jobs queued, cancels noted), and a job's stream is relayed line by line, a line longer
+    than the limit cut into pieces (each then judged malformed), the last unfinished one too."""
+    orders_read, orders_write = os.pipe()
+    orders = child._Orders(orders_read)
+    os.write(orders_write, b'{"job": "a1", "mode": "learner"}\n{"canc')
+    assert orders.next_job() == {"job": "a1", "mode": "learner"} and not orders.cancelled("a1")
+    os.write(orders_write, b'el": "a1"}\nnot json\n{"job": "b2"}\n')
+    os.close(orders_write)
+    orders.read()
+    assert orders.cancelled("a1") and not orders.cancelled("b2")
+    assert orders.next_job() == {"job": "b2"} and orders.next_job() is None
+    os.close(orders_read)
+
+    idle_read, idle_write = os.pipe()   # orders that never come: the relay ends with the stream
+    stream_read, stream_write = os.pipe()
+    events = io.BytesIO()
+    sender = threading.Thread(target=lambda: (os.write(stream_write, b'{"event": "start"}\n' + b"x" * LINE_LIMIT
+                                                       + b"\nunfinished"), os.close(stream_write)))
+    sender.start()
+    child._relay(os.getpid(), stream_read, events, child._Orders(idle_read), "c3")
+    sender.join()
+    relayed = events.getvalue().split(b"\n")
+    assert relayed[0] == b'J {"event": "start"}'
+    assert relayed[1] == b"J " + b"x" * LINE_LIMIT and relayed[2] == b"J "
+    assert relayed[3:] == [b"J unfinished", b""]
+    for fd in (idle_read, idle_write):
+        os.close(fd)
 
 
 @pytest.mark.parametrize("mode", MODES)
