@@ -207,7 +207,7 @@ def _relay(pid: int, read_end: int, events, orders: _Orders, job_id) -> None:
     """Relay a job's event lines, prefixed ``J`` and cut at ``LINE_LIMIT`` bytes (a longer one is
     then judged malformed), until its stream ends, or until the parent cancels it: then its process
     group is killed (what escaped the group is killed by ``_clear_up``)."""
-    pending = b""
+    pending = bytearray()
     while True:
         watched = [read_end, orders.fd] if orders.open else [read_end]
         ready, _, _ = select.select(watched, [], [])
@@ -223,11 +223,13 @@ def _relay(pid: int, read_end: int, events, orders: _Orders, job_id) -> None:
         if read_end in ready:
             chunk = os.read(read_end, 1 << 16)
             pending += chunk
-            while b"\n" in pending or len(pending) >= LINE_LIMIT or (pending and not chunk):
+            while pending:
                 cut = pending.find(b"\n")
+                if cut < 0 and len(pending) < LINE_LIMIT and chunk:
+                    break   # the rest of this line is still to come
                 cut = min(cut + 1 if cut >= 0 else len(pending), LINE_LIMIT)
-                line, pending = pending[:cut], pending[cut:]
-                events.write(b"J " + line.rstrip(b"\n") + b"\n")
+                events.write(b"J " + bytes(pending[:cut]).rstrip(b"\n") + b"\n")
+                del pending[:cut]
             if not chunk:
                 break
     os.close(read_end)
