@@ -1,7 +1,8 @@
 """A kata's damage stays in that kata, and the judge counts silence against: a hostile kata file
 that patches torch and the harness, leaves a thread writing garbage, or sends an event nested
 thousands of levels deep costs only its own functions, in grade.py and in watch, sandboxed or
-not, with the fork-free path of macOS and Windows too; an observer patched to drop what it sees,
+not, with the fork-free path of macOS and Windows too; a hang is killed with what it started by
+its zygote, which grades on; an observer patched to drop what it sees,
 and a probe blinded by clearing torch's hooks, pass nothing (also in official grading).
 
 Each attack is checked by what it must not change: the functions of the other katas, graded in
@@ -160,8 +161,12 @@ def test_a_zygote_reads_its_orders_whole_and_relays_lines_cut_at_the_limit():
     idle_read, idle_write = os.pipe()   # orders that never come: the relay ends with the stream
     stream_read, stream_write = os.pipe()
     events = io.BytesIO()
-    sender = threading.Thread(target=lambda: (os.write(stream_write, b'{"event": "start"}\n' + b"x" * LINE_LIMIT
-                                                       + b"\nunfinished"), os.close(stream_write)))
+
+    def send() -> None:   # more than a pipe holds: written beside the relay that reads it
+        os.write(stream_write, b'{"event": "start"}\n' + b"x" * LINE_LIMIT + b"\nunfinished")
+        os.close(stream_write)
+
+    sender = threading.Thread(target=send)
     sender.start()
     child._relay(os.getpid(), stream_read, events, child._Orders(idle_read), "c3")
     sender.join()
