@@ -56,8 +56,7 @@ class KeptLane:
         """Nothing: the kept lane outlives the grading."""
 
 
-_UNSANDBOXED: KeptLane | None = None
-_SANDBOXED: dict[Path, KeptLane] = {}
+_LANES: dict[Path | None, KeptLane] = {}   # the sandboxed lane of each folder; None: the unsandboxed one
 _REFEREE: channel.Zygote | None = None
 
 
@@ -65,18 +64,13 @@ def learner_lane(solutions: Path, *, sandboxed: bool) -> KeptLane:
     """A kept lane for ``solutions``, as ``channel.learner_lane`` gives the grade command: one
     unsandboxed zygote serves every folder (each job names its own), a sandboxed one shows only
     the folder it was started for, so there is one per folder (the latest few)."""
-    global _UNSANDBOXED
-    if not sandboxed:
-        if _UNSANDBOXED is None:
-            _UNSANDBOXED = KeptLane(channel.learner_lane(solutions, sandboxed=False))
-        return _UNSANDBOXED
-    folder = Path(solutions).resolve()
-    if folder not in _SANDBOXED:
-        if len(_SANDBOXED) >= _KEPT_SANDBOXED:
-            oldest = next(iter(_SANDBOXED))
-            _SANDBOXED.pop(oldest).lane.stop()
-        _SANDBOXED[folder] = KeptLane(channel.learner_lane(folder, sandboxed=True))
-    return _SANDBOXED[folder]
+    folder = Path(solutions).resolve() if sandboxed else None
+    if folder not in _LANES:
+        if folder is not None and sum(key is not None for key in _LANES) >= _KEPT_SANDBOXED:
+            oldest = next(key for key in _LANES if key is not None)
+            _LANES.pop(oldest).lane.stop()
+        _LANES[folder] = KeptLane(channel.learner_lane(folder or Path(solutions), sandboxed=sandboxed))
+    return _LANES[folder]
 
 
 def referee() -> channel.GradingChild:
@@ -94,13 +88,13 @@ def referee() -> channel.GradingChild:
 
 def stop_all() -> None:
     """Stop every kept child (the test run is over)."""
-    global _UNSANDBOXED, _REFEREE
-    lanes = [kept.lane for kept in _SANDBOXED.values()] + ([_UNSANDBOXED.lane] if _UNSANDBOXED else []) + \
-        ([_REFEREE] if _REFEREE else [])
-    for lane in lanes:
-        lane.stop()
-    _SANDBOXED.clear()
-    _UNSANDBOXED = _REFEREE = None
+    global _REFEREE
+    for kept in _LANES.values():
+        kept.lane.stop()
+    _LANES.clear()
+    if _REFEREE is not None:
+        _REFEREE.stop()
+    _REFEREE = None
 
 
 @contextmanager

@@ -96,12 +96,13 @@ def main(argv: list[str]) -> None:
     if warm:
         _warm_up()
     gc.enable()
+    orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
-        _serve_forks(events, jobs, "--sandboxed" in argv, in_process, observe)
+        _serve_forks(events, jobs, orders, "--sandboxed" in argv, in_process, observe)
     elif "--serial" in argv:
-        _serve_serially(events, jobs, in_process, observe)
+        _serve_serially(events, orders, in_process, observe)
     else:
-        job = _read_job(jobs)
+        job = orders.next_job()
         if job is None:
             os._exit(0)
         if job.get("mode") == "learner":
@@ -114,25 +115,12 @@ def main(argv: list[str]) -> None:
     os._exit(0)   # do not wait for threads learner code may have left running
 
 
-def _read_job(jobs) -> dict | None:
-    """The next job, None at the end of the input (a line that is not a job is skipped)."""
-    for line in iter(jobs.readline, b""):
-        try:
-            job = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(job, dict):
-            return job
-    return None
-
-
-def _serve_forks(events, jobs, sandboxed: bool, in_process, observe) -> None:
+def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, in_process, observe) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it. A
     job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     prepare_to_fork(in_process)
-    orders = _Orders(jobs.fileno())
     while (job := orders.next_job()) is not None:
         job_id = job.get("job")
         if orders.cancelled(job_id):   # cut short before it started: nothing to run
@@ -166,8 +154,9 @@ def _report_exit(events, job_id, status: int) -> None:
 
 
 class _Orders:
-    """The parent's lines to a zygote: jobs, queued ahead, and the cancelling of a job
-    (``{"cancel": ID}``), read from ``fd`` whenever they arrive, also while a job runs."""
+    """The parent's lines to a child: jobs (a line that is not one is skipped), queued ahead, and,
+    to a zygote, the cancelling of a job (``{"cancel": ID}``), read from ``fd`` whenever they
+    arrive, in a zygote also while a job runs."""
 
     def __init__(self, fd: int):
         self.fd, self.open = fd, True
@@ -249,13 +238,13 @@ def prepare_to_fork(in_process) -> None:
     gc.freeze()
 
 
-def _serve_serially(events, jobs, in_process, observe) -> None:
+def _serve_serially(events, orders: _Orders, in_process, observe) -> None:
     """Where forking is not safe: run jobs one after another in this process, as long as none
     changed what the next would see (``_changes``); a changed child answers its next job
     ``retired`` and ends, and the parent gives that job to a fresh child."""
     before = _fingerprint()
     served = 0
-    while (job := _read_job(jobs)) is not None:
+    while (job := orders.next_job()) is not None:
         send = _Channel(events, job.get("job"))
         if served and _changes(before):
             send("retired")
