@@ -77,8 +77,6 @@ def _read_line(stream) -> bytes:
 
 # A zygote's mark in the output pipe before each job; the parent (channel) keeps only what follows
 # the mark of the job it explains.
-# A zygote's mark in the output pipe before each job; the parent (channel) keeps only what follows
-# the mark of the job it explains.
 OUTPUT_MARK = "\x00job {}\x00"
 OUTPUT_MARK_PATTERN = re.compile(OUTPUT_MARK.format("([0-9A-Za-z]+)"))
 
