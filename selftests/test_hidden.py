@@ -159,7 +159,7 @@ def test_key_lookup_earns_nothing_in_batch_with_the_secret_and_an_honest_submiss
 
     def k01_scores(secret):
         book = tmp_path / f"book-{bool(secret)}.json"
-        done = _grade_py(project, "batch", str(submissions), "--out", str(book), "--no-sandbox", "-j", "2",
+        done = _grade_py(project, "batch", str(submissions), "--out", str(book), "--no-sandbox", "-j", "1",
                          secret=secret)
         assert done.returncode == 0, done.stderr[-3000:]
         return {row["submission"]: sum(v for k, v in row.items() if k.startswith("k01_creation.")) for row in
