@@ -48,7 +48,7 @@ def _children_cpu() -> tuple[float, int]:
     return used.ru_utime + used.ru_stime, used.ru_minflt
 
 
-def _forked(job: dict | None, in_process, observe, measure_memory: bool = False) -> tuple[float, int, int]:
+def _forked(job: dict | None, measure_memory: bool = False) -> tuple[float, int, int]:
     """(CPU seconds of the fork, the child and its end; the child's minor faults; KiB it wrote) of
     one child that runs ``job`` (None: ends at once)."""
     read_end, write_end = os.pipe()
@@ -59,7 +59,7 @@ def _forked(job: dict | None, in_process, observe, measure_memory: bool = False)
         os.close(read_end)
         written = _private_dirty_kib() if measure_memory else 0
         if job is not None:
-            child._run_job(lambda event, **fields: None, job, in_process, observe)
+            child._run_job(lambda event, **fields: None, job)
         written = _private_dirty_kib() - written if measure_memory else 0
         os.write(write_end, str(written).encode())
         os._exit(0)
@@ -72,14 +72,14 @@ def _forked(job: dict | None, in_process, observe, measure_memory: bool = False)
     return cpu_after - cpu_before + own, faults_after - faults_before, int(answer or 0)
 
 
-def _serve_in_process(jobs: list[dict], orders, answers, in_process, observe) -> None:
+def _serve_in_process(jobs: list[dict], orders, answers) -> None:
     """The copy that runs each job it is sent in itself, answering its CPU seconds."""
     while True:
         asked = os.read(orders, 8)
         if not asked:
             os._exit(0)
         started = time.process_time()
-        child._run_job(lambda event, **fields: None, jobs[int(asked)], in_process, observe)
+        child._run_job(lambda event, **fields: None, jobs[int(asked)])
         os.write(answers, f"{time.process_time() - started:.9f}".encode().ljust(32))
 
 
@@ -90,19 +90,18 @@ def main() -> None:
     if not hasattr(os, "fork") or not Path("/proc/self/smaps_rollup").exists():
         sys.exit("this benchmark needs Linux (fork and /proc)")
     os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in batch's sandbox
-    from kata_harness.observation import local as in_process  # deferred: torch, after the checks above
-    from kata_harness.observation import observe
+    child.observing()   # torch, after the checks above
 
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
              "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
     child._warm_up()
-    child.prepare_to_fork(in_process)
+    child.prepare_to_fork()
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
     server = os.fork()
     if server == 0:
         os.close(orders_write)   # else it would never see the end of its orders
-        _serve_in_process(jobs, orders_read, answers_write, in_process, observe)
+        _serve_in_process(jobs, orders_read, answers_write)
 
     def in_one_process(index: int) -> float:
         os.write(orders_write, str(index).encode().ljust(8))
@@ -113,8 +112,8 @@ def main() -> None:
     for round_number in range(args.rounds + 1):
         for index, job in enumerate(jobs):
             kinds = [("in one process", lambda i=index: in_one_process(i)),
-                     ("bare fork", lambda: _forked(None, in_process, observe)[0]),
-                     ("forked job", lambda j=job: _forked(j, in_process, observe))]
+                     ("bare fork", lambda: _forked(None)[0]),
+                     ("forked job", lambda j=job: _forked(j))]
             for name, run in kinds[index % 3:] + kinds[:index % 3]:
                 result = run()
                 if round_number == 0:   # the warm-up pass
@@ -126,7 +125,7 @@ def main() -> None:
                     totals[name] += result
     os.close(orders_write)
     os.waitpid(server, 0)
-    written = [_forked(job, in_process, observe, measure_memory=True)[2] for job in jobs]
+    written = [_forked(job, measure_memory=True)[2] for job in jobs]
     count = args.rounds * len(jobs)
     per_job = {name: total / count * 1000 for name, total in totals.items()}
     print(json.dumps({"jobs": count, "cpu_ms_per_job": {k: round(v, 1) for k, v in per_job.items()},

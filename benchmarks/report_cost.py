@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kata_harness.commands.batch import _gradebook  # noqa: E402
+from kata_harness.aspects.compare import Difference  # noqa: E402
 from kata_harness.content.curriculum import load_curriculum  # noqa: E402
-from kata_harness.judging.compare import Difference  # noqa: E402
 from kata_harness.judging.verdicts import Status, Verdict  # noqa: E402
 from kata_harness.outputs import class_report  # noqa: E402
+from kata_harness.outputs.gradebook import encode as _gradebook  # noqa: E402
 from kata_harness.outputs.gradebook import function_entries  # noqa: E402
 from selftests import browser  # noqa: E402
 from selftests.classes import synthetic_gradebook, varied_class  # noqa: E402

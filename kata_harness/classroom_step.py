@@ -58,7 +58,7 @@ def max_points(curriculum):
 def _points(text):
     """The points of the functions in one curriculum file (a function without ``points`` has 1)."""
     try:
-        import tomllib
+        import tomllib  # deferred: Python 3.11 and newer only (this step runs on 3.7 and newer)
         functions = tomllib.loads(text).get("functions", {})
         return sum(int(entry.get("points", 1)) for entry in functions.values())
     except (ImportError, ValueError, TypeError, AttributeError):

@@ -14,11 +14,11 @@ from .content.curriculum import load_curriculum
 from .content.messages import LANGUAGES, default_language, message
 from .judging import expectations
 from .judging.judge import FUNCTION_TIMEOUT
-from .judging.verdicts import Status, Verdict
+from .judging.verdicts import Status, Verdict, judge
 from .layout import LAYOUT, ROOT
-from .observation.local import cuda_available, grade_against, import_learner, load_kata_spec, load_module, observe_devices
+from .observation.local import cuda_available, devices_for, import_learner, load_kata_spec, load_module, observe_devices, tolerance_of
 from .outputs.explanations import render
-from .spec import Kata
+from .spec import Function, Kata
 
 
 class KataFailure(Exception):
@@ -212,3 +212,20 @@ class KataItem(pytest.Item):
     def reportinfo(self):
         """Where the item is reported: the test module and ``kata.function[device]``."""
         return self.path, None, f"{self.kata}.{self.function.name}[{self.device}]"
+
+
+def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_file=None,
+                   devices=None) -> Verdict:
+    """Grade ``learner_fn`` against ``reference_fn`` in this process."""
+    usable, skipped = devices_for(spec)
+    devices = usable if devices is None else devices
+    verdict = grade_against(spec, kata, learner_fn, observe_devices(reference_fn, spec, kata, devices), learner_file)
+    verdict.skipped = skipped
+    return verdict
+
+
+def grade_against(spec: Function, kata: str, learner_fn, expected: dict, learner_file=None) -> Verdict:
+    """Grade ``learner_fn`` against recorded observations (``{device: [case observations]}``) in this
+    process: the pytest route, which observes and judges where the learner's code runs."""
+    yours = observe_devices(learner_fn, spec, kata, list(expected), learner_file)
+    return judge(spec.aspects, tolerance_of(spec), yours, expected)

@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 Description = dict[str, Any]   # describe.describe(...): {"kind": ..., and the facts of that kind}
+
+
+class Reason(NamedTuple):
+    """Why a function errored: a message key of ``content.messages`` and the fields it is formatted
+    with (a child sends a kata's as ``[key, fields]``)."""
+
+    key: str
+    fields: dict
 
 
 def plain(value):

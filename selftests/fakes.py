@@ -20,7 +20,7 @@ import queue
 from collections import deque
 from dataclasses import dataclass, field
 
-from kata_harness.isolation.protocol import Event, parse_event
+from kata_harness.isolation.protocol import Event, Kind, parse_event
 from kata_harness.records import Expected
 
 THIS_JOB = object()      # Send's default job: the id of the job being replayed
@@ -82,32 +82,32 @@ class LaneDies:
 
 def importing(kata: str, devices=("cpu", "meta")) -> Send:
     """The child says it imports ``kata`` and which devices it can use."""
-    return Send("importing", {"kata": kata, "devices": list(devices)})
+    return Send(Kind.IMPORTING, {"kata": kata, "devices": list(devices)})
 
 
 def start(kata: str, function: str) -> Send:
     """The child starts observing ``kata.function``."""
-    return Send("start", {"kata": kata, "function": function})
+    return Send(Kind.START, {"kata": kata, "function": function})
 
 
 def observed(kata: str, function: str, observations=CORRECT, after: float = 0.01) -> Send:
     """The child's observations of ``kata.function`` (by default exactly the expected ones)."""
-    return Send("observed", {"kata": kata, "function": function, "observations": observations}, after)
+    return Send(Kind.OBSERVED, {"kata": kata, "function": function, "observations": observations}, after)
 
 
 def missing(kata: str, function: str) -> Send:
     """The learner's module has no such function."""
-    return Send("missing", {"kata": kata, "function": function})
+    return Send(Kind.MISSING, {"kata": kata, "function": function})
 
 
 def kata_error(kata: str, key: str, fields: dict) -> Send:
     """The learner's module could not be read or imported (``key``: an ``error.*`` message key)."""
-    return Send("kata_error", {"kata": kata, "reason": [key, fields]})
+    return Send(Kind.KATA_ERROR, {"kata": kata, "reason": [key, fields]})
 
 
 def done() -> Send:
     """The job's last event."""
-    return Send("done")
+    return Send(Kind.DONE)
 
 
 def answered(kata: str, functions: list[str]) -> list:
@@ -248,7 +248,7 @@ class SerialProcess:
         self.jobs.append(job)
         reply = self.replies.popleft() if self.replies else None
         if reply == RETIRE:
-            self.events.append(Event("retired", {}, 0.0, job["job"]))
+            self.events.append(Event(Kind.RETIRED, {}, 0.0, job["job"]))
             self.events.append(None)   # a retired child ends
             return
         if reply is None:

@@ -10,6 +10,7 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel, sandbox
+from kata_harness.outputs import gradebook
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
 
@@ -291,7 +292,6 @@ def test_batch_always_writes_its_gradebook(tmp_path):
     import os
     import subprocess
 
-    from kata_harness.commands import batch
 
     subs = tmp_path / "submissions"
     shutil.copytree(ROOT / "reference", subs / "deep" / "katas")
@@ -314,7 +314,7 @@ def test_batch_always_writes_its_gradebook(tmp_path):
     assert set(rows) == {"deep", "caf\\xff"}
     assert all(row["score"] == row["max_score"] for row in rows.values()), rows
     assert "deeper than" in rows["deep"]["notes"]
-    (tmp_path / "book.csv").write_bytes(batch._gradebook(tmp_path / "book.csv", written, _infos()))
+    (tmp_path / "book.csv").write_bytes(gradebook.encode(tmp_path / "book.csv", written, _infos()))
     assert set(_gradebook(tmp_path / "book.csv")) == {"deep", "caf\\xff"}
 
 
@@ -487,9 +487,9 @@ def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(
                                    sandboxed=sandboxed, log=stream)
     monkeypatch.setattr(batch, "grade", real_grade)
     alone = _graded_one_by_one(subs, functions, table, sandboxed)
-    assert out.read_bytes() == batch._gradebook(out, alone, functions)
+    assert out.read_bytes() == gradebook.encode(out, alone, functions)
     csv_out = tmp_path / "gradebook.csv"
-    assert batch._gradebook(csv_out, together, functions) == batch._gradebook(csv_out, alone, functions)
+    assert gradebook.encode(csv_out, together, functions) == gradebook.encode(csv_out, alone, functions)
     rows = {row["submission"]: row for row in together}
     assert rows["ann-solved"]["score"] == rows["ann-solved"]["max_score"] == rows["ben-solved-restyled"]["score"]
     assert rows["dan-stub"]["k11_broadcasting.normalize_rows"] == 0 and rows["dan-stub"]["score"] > 0

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy
 import pytest
 
-from kata_harness.commands.batch import _gradebook
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import class_report
 from kata_harness.outputs.explanations import TITLE_LIMIT, pitfall_title, short_title
+from kata_harness.outputs.gradebook import encode as _gradebook
 from selftests import browser
 from selftests.classes import HOSTILE_ERROR, HOSTILE_FUNCTION, HOSTILE_NAME, NOT_STARTED_FROM, WRONG, make_class, synthetic_gradebook
 from selftests.gradekit import ROOT, run

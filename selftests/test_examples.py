@@ -8,11 +8,10 @@ markdown``). Each example grades the katas whose files it holds, against the ans
 After a deliberate change of the formats or the messages, rewrite them with
 ``KATA_UPDATE_GOLDEN=1 python -m pytest selftests/test_examples.py`` and review the diff.
 
-Each example is graded once, through grade.py's own grade command run in this process
-(``warm.grade_here``: its parser, its integrity check, its document) on the warm zygote the
-self-tests share; the four formats are rendered from that one grading as grade.py renders the
-one it is asked for. One example is also graded by grade.py itself, to show that this is what
-grade.py prints.
+Each example is graded once, as grade.py's grade command grades it (the run its command line
+settles, ``api.grade_submission``) in this process, on the warm zygote the self-tests share; the
+four formats are rendered from that one result as grade.py renders the one it is asked for. One
+example is also graded by grade.py itself, to show that this is what grade.py prints.
 """
 
 from __future__ import annotations
@@ -20,14 +19,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import pytest
 
-from kata_harness.commands import grade as grade_command
-from kata_harness.outputs import render
+from kata_harness import api, commands
 from selftests.gradekit import ROOT, check_schema, run
 from selftests.test_classroom import _validate_classroom
-from selftests.warm import grade_here
+from selftests.warm import KEPT, environment
 
 # The golden results name the learner's files as grade.py shows them on Linux and macOS.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the golden results name files with '/'")
@@ -58,25 +57,18 @@ def _stable(fmt: str, output: str) -> str:
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def _graded(example: str, monkeypatch) -> dict:
-    """{format: what grade.py prints for ``example``}, from one grading by grade.py's grade command."""
-    outputs = {}
-
-    def every_format(printout, output_format):   # render as grade.py calls it, for each format
-        for fmt in FORMATS:
-            outputs[fmt] = render.render(printout, fmt)
-        return outputs[output_format]
-
-    monkeypatch.setattr(grade_command, "render", every_format)
-    done = grade_here(*_options(example), "--format", "json", env={"KATA_SANDBOX": "none", "KATA_SECRET": None})
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip("\n") == outputs["json"]
-    return {fmt: _stable(fmt, output) for fmt, output in outputs.items()}
+def _graded(example: str) -> dict:
+    """{format: what grade.py prints for ``example``}, from one grading of the run grade.py's command
+    line settles (``api.from_args``), rendered in every format as grade.py renders the one asked for."""
+    parsed = commands.parse([*_options(example), "--format", "json"], time.monotonic())
+    with environment({"KATA_SANDBOX": "none", "KATA_SECRET": None}):
+        result = api.grade_submission(api.from_args(parsed.args, processes=KEPT))
+    return {fmt: _stable(fmt, result.render(fmt)) for fmt in FORMATS}
 
 
 @pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir() if (path / "katas").is_dir()))
-def test_each_example_grades_as_its_golden_results(example, monkeypatch):
-    produced = _graded(example, monkeypatch)
+def test_each_example_grades_as_its_golden_results(example):
+    produced = _graded(example)
     check_schema(json.loads(produced["json"]))
     _validate_classroom(json.loads(produced["classroom"]))
     for fmt, name in FORMATS.items():

@@ -12,12 +12,13 @@ import re
 
 import pytest
 
+from kata_harness.aspects.compare import Difference
 from kata_harness.content.curriculum import FunctionInfo, cap_hints, load_curriculum, tomllib
 from kata_harness.content.messages import LANGUAGES, MESSAGES
-from kata_harness.judging.compare import Difference
-from kata_harness.judging.verdicts import Reason, Status, Verdict
+from kata_harness.judging.verdicts import Status, Verdict
 from kata_harness.layout import ROOT
 from kata_harness.outputs.explanations import explain
+from kata_harness.records import Reason
 
 KATAS = load_curriculum()
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}

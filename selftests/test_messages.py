@@ -5,9 +5,9 @@ import ast
 
 import pytest
 
+from kata_harness.aspects.compare import Tolerance, tidy_cut
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import MESSAGES
-from kata_harness.judging.compare import Tolerance, tidy_cut
 from kata_harness.judging.verdicts import Verdict, compare_case
 from kata_harness.layout import ROOT
 from kata_harness.outputs import text as text_report

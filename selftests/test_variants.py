@@ -6,8 +6,9 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.layout import ROOT
-from kata_harness.observation.local import grade_function, load_kata_spec, load_module
+from kata_harness.observation.local import load_kata_spec, load_module
 from kata_harness.outputs.explanations import render, section_text
+from kata_harness.pytest_plugin import grade_function
 from selftests.variants import load_all
 
 VARIANTS = load_all()

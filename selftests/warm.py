@@ -23,11 +23,8 @@ import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from kata_harness import commands
-from kata_harness.commands import check as check_command
-from kata_harness.commands import grade as grade_command
+from kata_harness import api, commands
 from kata_harness.isolation import channel
-from kata_harness.judging import expectations
 from kata_harness.layout import ROOT
 
 _KEPT_SANDBOXED = 4    # sandboxed zygotes kept at once (one per solutions folder it shows)
@@ -98,7 +95,7 @@ def stop_all() -> None:
 
 
 @contextmanager
-def _environment(env: dict | None):
+def environment(env: dict | None):
     """``os.environ`` with ``env``'s variables set (a value of None removes one), restored after."""
     saved = dict(os.environ)
     try:
@@ -113,24 +110,22 @@ def _environment(env: dict | None):
         os.environ.update(saved)
 
 
+KEPT = api.Processes(lanes=learner_lane, referee=referee)   # the warm children, as a run's process factories
+
+
 def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """``python grade.py ARGS`` as ``gradekit.run`` returns it (exit status, text output), run in
-    this process on the kept children. ``env``: variables to set (None removes one). Only the
-    commands that grade through ``channel.learner_lane`` and a live reference (``grade``, ``check``)
-    or need no child at all (``hint``, ``reset``, a usage error) belong here."""
+    this process on the kept children (``KEPT``, given to the command as its run's processes).
+    ``env``: variables to set (None removes one). Only the commands that grade through a run's
+    processes (``grade``, ``check``) or need no child at all (``hint``, ``reset``, a usage error)
+    belong here."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    # Where the commands find their children: the learner's lane, the referee.
-    patched = [(grade_command, "learner_lane", learner_lane), (check_command, "learner_lane", learner_lane),
-               (expectations, "Child", referee)]
-    saved = [(module, name, getattr(module, name)) for module, name, _ in patched]
     here = Path.cwd()
     try:
-        for module, name, kept in patched:
-            setattr(module, name, kept)
-        with _environment(env), redirect_stdout(stdout), redirect_stderr(stderr):
+        with environment(env), redirect_stdout(stdout), redirect_stderr(stderr):
             os.chdir(cwd)
             try:
-                status = commands.parse(list(args), time.monotonic()).run()
+                status = commands.parse(list(args), time.monotonic()).run(processes=KEPT)
             except commands.UsageError as error:
                 print(error, file=stderr)
                 status = error.status
@@ -138,6 +133,4 @@ def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subproc
                 status = leaving.code if isinstance(leaving.code, int) else 0
     finally:
         os.chdir(here)
-        for module, name, value in saved:
-            setattr(module, name, value)
     return subprocess.CompletedProcess(["grade.py", *args], status, stdout.getvalue(), stderr.getvalue())

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..judging.compare import STRUCTURE, Difference, Tolerance
+from .compare import STRUCTURE, Difference, Tolerance
 
 
 @dataclass

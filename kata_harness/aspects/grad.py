@@ -3,8 +3,8 @@ inputs that are autograd leaves. Observed last: it fills those inputs' ``.grad``
 
 from __future__ import annotations
 
-from ..judging.compare import Difference, compare
 from .base import Aspect, Judging, ObservedCall, relabel
+from .compare import Difference, compare
 
 BACKWARD_CUT = 300   # characters of a backward() error kept
 

@@ -5,8 +5,8 @@ inputs exactly where the reference's does. Not on the data-less meta device."""
 
 from __future__ import annotations
 
-from ..judging.compare import Difference, compare
 from .base import Aspect, Judging, ObservedCall, relabel
+from .compare import Difference, compare
 
 
 class Independent(Aspect):

@@ -4,8 +4,8 @@ reference leaves them (unchanged, unless the reference changes them in place).""
 
 from __future__ import annotations
 
-from ..judging.compare import Difference, compare
 from .base import Aspect, Judging, ObservedCall, relabel
+from .compare import Difference, compare
 
 # What is compared of each input (its container type never matters: the caller made it).
 INPUT_FACTS = frozenset(("shape", "dtype", "device", "values", "requires_grad", "same_object", "grad"))

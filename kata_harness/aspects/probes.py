@@ -4,8 +4,8 @@ key of its pitfall text). Observed after the call's own aspects, before those th
 
 from __future__ import annotations
 
-from ..judging.compare import Difference, compare
 from .base import Aspect, Judging, ObservedCall, relabel
+from .compare import Difference, compare
 
 
 class Probes(Aspect):

@@ -3,9 +3,9 @@ for each tensor in it, the facts the function chose among ``records.TENSOR_FACTS
 
 from __future__ import annotations
 
-from ..judging.compare import Difference, compare
 from ..records import TENSOR_FACTS
 from .base import Aspect, Judging, ObservedCall
+from .compare import Difference, compare
 
 
 class Result(Aspect):

@@ -3,8 +3,8 @@ the reference does or does not (a function with a generator of its own must leav
 
 from __future__ import annotations
 
-from ..judging.compare import Difference
 from .base import Aspect, Judging, ObservedCall
+from .compare import Difference
 
 
 class Rng(Aspect):

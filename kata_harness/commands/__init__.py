@@ -30,6 +30,7 @@ from typing import Any
 from ..content.messages import LANGUAGES
 from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
 from ..isolation.sandbox import available
+from ..usage import UsageError
 
 AGAINST = ("reference", "answer-key")
 FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
@@ -37,16 +38,8 @@ VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gr
 # Subcommands that need neither torch nor a child process: they answer at once, even where the
 # learner's environment is not active.
 LIGHT = ("hint", "reset", "report")
-class UsageError(Exception):
-    """A command that cannot run as asked: ``text`` says why (one line, or argparse's usage line
-    and its error), ``status`` is the exit status (2)."""
-
-    def __init__(self, text: str, status: int = 2):
-        super().__init__(text)
-        self.text, self.status = text, status
-
-    def __str__(self) -> str:
-        return self.text
+GRADING = ("grade", "watch", "check", "batch")   # the subcommands that start learner lanes and referees
+__all__ = ["UsageError", "Command", "parse", "build_parser", "utf8_output"]
 class Parser(argparse.ArgumentParser):
     """argparse, except that an error is raised as a ``UsageError`` instead of printed here and
     exiting: grade.py prints it once, after stopping whatever had started."""
@@ -210,10 +203,14 @@ class Command:
         """Whether it needs neither torch nor child processes (then grade.py skips that set-up)."""
         return self.name in LIGHT
 
-    def run(self) -> int:
-        """Run the subcommand; returns its exit status (a refusal raises ``UsageError``)."""
-
-        return importlib.import_module(f"{__name__}.{self.name}").run(self.args, started=self.started)
+    def run(self, processes=None) -> int:
+        """Run the subcommand; returns its exit status (a refusal raises ``UsageError``).
+        ``processes`` (an ``api.Processes``): where the commands that grade start their learner
+        lanes and referees (default: fresh processes)."""
+        module = importlib.import_module(f"{__name__}.{self.name}")
+        if self.name in GRADING:
+            return module.run(self.args, started=self.started, processes=processes)
+        return module.run(self.args, started=self.started)
 def parse(argv: list[str], started: float) -> Command:
     """The command ``argv`` asks for; raises ``UsageError`` for a bad command line, and exits
     (status 0) after printing the help it asks for. Whatever does not start with a subcommand
@@ -243,7 +240,7 @@ def utf8_output() -> None:
     colours working on legacy Windows consoles."""
     if os.name == "nt":   # colour codes work on legacy Windows consoles once colorama has set them up
         try:
-            import colorama
+            import colorama  # deferred: Windows only, an optional dependency
             colorama.just_fix_windows_console()
         except (ImportError, AttributeError):
             pass

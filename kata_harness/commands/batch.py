@@ -19,9 +19,7 @@ byte order mark, so spreadsheets show Chinese names.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import os
 import platform
@@ -37,23 +35,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
 
-from ..content.curriculum import FunctionInfo, load_curriculum, resolve
+from .. import api
+from ..api import LaneFactory
+from ..content.curriculum import FunctionInfo
 from ..content.messages import default_language, message
 from ..files import digest, read_regular, write_atomically
 from ..isolation import sandbox
-from ..isolation.channel import Lane, SerialChild, Zygote, can_fork
+from ..isolation.channel import Lane, can_fork, learner_lane
 from ..isolation.processes import RUN_AS_VARIABLE
-from ..judging import hidden, integrity
+from ..judging import integrity
 from ..judging.expectations import Recorded
-from ..judging.judge import FUNCTION_TIMEOUT, grade
-from ..judging.verdicts import Status, Verdict
+from ..judging.judge import grade
+from ..judging.verdicts import Verdict
 from ..layout import ROOT, Layout
-from ..outputs import class_report
-from ..outputs.gradebook import GRADEBOOK_LIMIT, function_entries
+from ..outputs import class_report, gradebook
+from ..outputs.gradebook import GRADEBOOK_LIMIT
 from . import UsageError, repository
-from .shared import expectations_for, secret_for
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
@@ -238,16 +236,8 @@ class Progress:
 
 
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
-    """The gradebook row of a submission (all zeros when it could not be graded): the CSV's columns,
-    then each function's details for the JSON (``gradebook.function_entries``)."""
-    row: dict[str, Any] = {"submission": submission.name, "score": 0, "max_score": sum(f.points for f in functions)}
-    for info in functions:
-        passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
-        row[info.qualified] = info.points if passed else 0
-        row["score"] += row[info.qualified]
-    row["notes"] = "; ".join(submission.notes)
-    row["functions"] = function_entries(functions, verdicts)   # the JSON's details (the CSV keeps its columns)
-    return row
+    """The gradebook row of a submission (``gradebook.row``; all zeros when it could not be graded)."""
+    return gradebook.row(submission.name, submission.notes, functions, verdicts)
 
 
 class GradedKatas:
@@ -300,12 +290,13 @@ class _Worker:
     """One grading lane: a private staging folder, and a zygote where forking is safe (it forks a
     fresh process for every kata of every submission); elsewhere a fresh child per submission."""
 
-    def __init__(self, sandboxed: bool):
+    def __init__(self, sandboxed: bool, lanes: LaneFactory = learner_lane):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
         if os.environ.get(RUN_AS_VARIABLE):
             self.staging.chmod(0o711)   # the learner user (KATA_RUN_AS) opens its files by name
-        self.sandboxed = sandboxed
-        self.zygote = Zygote(sandboxed=sandboxed, solutions=(self.staging,)) if can_fork() else None
+        self.sandboxed, self.lanes = sandboxed, lanes
+        # Where forking is safe, the lane is a zygote that forks a fresh process per kata job.
+        self.zygote = lanes(self.staging, sandboxed=sandboxed) if can_fork() else None
 
     def start(self) -> None:
         """Start the zygote now (it imports torch while the caller goes on)."""
@@ -316,7 +307,7 @@ class _Worker:
         """Where one submission's katas run: the worker's zygote, or a child of its own."""
         if self.zygote is not None:
             return self.zygote
-        return SerialChild(sandboxed=self.sandboxed, solutions=(self.staging,))
+        return self.lanes(self.staging, sandboxed=self.sandboxed)
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with ``files`` (name -> bytes): one kata file, or
@@ -337,11 +328,12 @@ class _Worker:
 
 def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
               function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None,
-              at: str | None = None) -> list[dict]:
+              at: str | None = None, lanes: LaneFactory = learner_lane) -> list[dict]:
     """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
     ``expected()`` gives the expected observations; it is called only if something needs grading.
     ``extras``: the hidden cases of official grading (``expected()`` holds their observations too).
-    ``at``: a tag or a date; each submission is then its git repository's kata files at that point."""
+    ``at``: a tag or a date; each submission is then its git repository's kata files at that point.
+    ``lanes``: makes each worker's lane (``api.Processes.lanes``)."""
     submissions = collect(directory, {f.kata for f in functions}, at)
     rows: dict[str, dict] = {}
     with_katas = []
@@ -357,7 +349,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     cache = _read_cache(out)
     seen = _cached_digests(cache)
     unseen = [s for s in with_katas if s.digest not in seen]
-    workers = [_Worker(sandboxed) for _ in range(max(0, min(jobs, len(unseen))))]
+    workers = [_Worker(sandboxed, lanes) for _ in range(max(0, min(jobs, len(unseen))))]
     try:
         for worker in workers:
             worker.start()
@@ -372,12 +364,12 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             else:
                 todo.append(submission)
         rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
-                                       sandboxed=sandboxed, log=log, extras=extras, workers=workers))
+                                       sandboxed=sandboxed, log=log, extras=extras, workers=workers, lanes=lanes))
     finally:
         for worker in workers:
             worker.close()
     ordered = [rows[s.name] for s in submissions]
-    write_atomically(out, _gradebook(out, ordered, functions))
+    write_atomically(out, gradebook.encode(out, ordered, functions))
     if state is not None:
         write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
             s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas}}).encode())
@@ -417,7 +409,7 @@ def _cached_rows(cache: dict, state: str | None) -> dict:
 
 def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,
                        function_timeout: float, sandboxed: bool, log, extras: dict | None,
-                       workers: Sequence[_Worker] = ()) -> dict[str, dict]:
+                       workers: Sequence[_Worker] = (), lanes: LaneFactory = learner_lane) -> dict[str, dict]:
     """The gradebook rows of the ``todo`` submissions, graded by ``jobs`` workers (each with its own
     zygote and staging folder; ``workers`` already made are used first, and left to the caller to close)."""
     rows: dict[str, dict] = {}
@@ -432,7 +424,7 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
     graded = GradedKatas() if can_fork() else None
 
     def work(given: _Worker | None) -> None:
-        worker = given or _Worker(sandboxed)
+        worker = given or _Worker(sandboxed, lanes)
         try:
             for submission in _each(waiting):
                 row = _graded_row(submission, worker, functions, table, function_timeout, extras, graded)
@@ -509,35 +501,9 @@ def _graded_kata(kata: str, data: bytes | None, worker: _Worker, lane: Lane, fun
             graded.release(kata, data, kept)
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def neutralise(cell):
-    """A CSV cell that a spreadsheet will not run as a formula (text starting =, +, -, @ gets a ')."""
-    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
-        return "'" + cell
-    return cell
-
-
-def _gradebook(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> bytes:
-    if out.suffix == ".json":
-        return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
-    writer.writeheader()
-    writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
-    return text.getvalue().encode("utf-8-sig")
-
-
 def default_jobs() -> int:
     """As many workers as CPUs."""
     return os.cpu_count() or 1
-
-
-def sandbox_mode(no_sandbox: bool) -> str:
-    """How batch will run learner code: ``bubblewrap``, or ``none`` only when asked for."""
-    return sandbox.NONE if no_sandbox else sandbox.mode()
 
 
 def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dict:
@@ -552,9 +518,9 @@ def expected_table(source, functions: list[FunctionInfo], log=sys.stderr) -> dic
     return table
 
 
-def _checked_arguments(args) -> tuple[Path, str, Path | None, str]:
-    """The submissions' folder, the sandbox mode, the report's path and its language, each checked
-    before anything is graded (a mistake is found now, not after grading the class)."""
+def _checked_arguments(args) -> tuple[Path, Path | None]:
+    """The submissions' folder and the report's path, each checked before anything is graded (a
+    mistake is found now, not after grading the class)."""
     directory = Path(args.directory)
     if not directory.is_dir():
         raise UsageError(f"batch: {directory} is not a folder")
@@ -565,37 +531,36 @@ def _checked_arguments(args) -> tuple[Path, str, Path | None, str]:
             repository.parse_date(args.at)
         except ValueError:
             raise UsageError(f"batch: --at {args.at}: not a date (write 2026-12-01 or 2026-12-01T09:00Z)") from None
-    mode = sandbox_mode(args.no_sandbox)
-    if mode == sandbox.NONE and not args.no_sandbox:
-        raise UsageError(message("batch.no_sandbox", "en"))
-    report, lang = (Path(args.report) if args.report else None), args.lang or default_language()   # the report's
+    report = Path(args.report) if args.report else None
     if report is not None and not report.parent.is_dir():   # found now, not after grading the class
-        raise UsageError(message("report.unwritable", lang, file=str(report), why="no such folder"))
-    return directory, mode, report, lang
+        raise UsageError(message("report.unwritable", args.lang or default_language(), file=str(report),
+                                 why="no such folder"))
+    return directory, report
 
 
-def run(args, *, started: float) -> int:
+def run(args, *, started: float, processes: api.Processes | None = None) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
     folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
-    secret = secret_for(args.secret_file, "batch")
-    directory, mode, report, lang = _checked_arguments(args)
-    katas = load_curriculum()
-    functions = resolve([], katas)
-    source = expectations_for(args.against, "en")
+    directory, report = _checked_arguments(args)
+    settled = api.settle(solutions=directory, lang=args.lang, against=args.against, secret_file=args.secret_file,
+                         sandboxed=not args.no_sandbox, function_timeout=args.timeout, processes=processes,
+                         started=started, command="batch")
+    if settled.sandbox == sandbox.NONE and not args.no_sandbox:
+        raise UsageError(message("batch.no_sandbox", "en"))
+    functions = list(settled.functions)
+    source = settled.expectations()
     if source.stale:   # a gradebook must not hold errors that are the key's fault
         raise UsageError(message("error.stale_key", "en"))
-    cases = hidden.prepare(secret, False, functions, source)
+    cases = settled.hidden_cases(source)
     if cases.error:
         raise UsageError(f"batch: {message(cases.error, 'en')}")
-    cases.give_to(source)
     if not cases.official and cases.not_run:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
     rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
-                     jobs=default_jobs() if args.jobs is None else args.jobs,
-                     function_timeout=FUNCTION_TIMEOUT if args.timeout is None else args.timeout,
-                     sandboxed=mode == sandbox.BUBBLEWRAP, extras=cases.extras, at=args.at)
+                     jobs=default_jobs() if args.jobs is None else args.jobs, function_timeout=settled.function_timeout,
+                     sandboxed=settled.sandboxed, extras=cases.extras, at=args.at, lanes=settled.processes.lanes)
     if report is not None:
-        class_report.write(report, rows, katas, lang, source=Path(args.out).name)
-        print(message("report.written", lang, path=report), file=sys.stderr)
+        class_report.write(report, rows, list(settled.katas), settled.lang, source=Path(args.out).name)
+        print(message("report.written", settled.lang, path=report), file=sys.stderr)
     return 0

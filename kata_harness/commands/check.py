@@ -23,12 +23,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..api import Processes
 from ..aspects import ALWAYS_FOUND
 from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
 from ..content.messages import shortened
 from ..files import read_regular
 from ..isolation import sandbox
-from ..isolation.channel import learner_lane
 from ..judging import answer_key, hidden
 from ..judging.expectations import ANSWER_KEY, REFERENCE, Recorded, observe_reference
 from ..judging.judge import grade
@@ -193,25 +193,25 @@ def _first_lines(verdict, info, folder: str) -> str:
     return shortened(text, MESSAGE_CUT)
 
 
-def _grading(root: Path, functions: list, key, problems: list) -> None:
+def _grading(root: Path, functions: list, key, problems: list, processes: Processes) -> None:
     """Grade as grade.py does: the referee observes the reference once; the reference is graded
     against that and against the answer key, the stubs against that."""
 
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
-    lanes = {folder: learner_lane(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
+    lanes = {folder: processes.lanes(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
     try:
         for lane in lanes.values():
             lane.start()   # they import torch while the referee observes (the slow part, done once)
-        _grade_passes(root, functions, key, problems, lanes)
+        _grade_passes(root, functions, key, problems, lanes, processes)
     finally:
         for lane in lanes.values():
             lane.stop()
 
 
-def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict) -> None:
+def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict, processes: Processes) -> None:
     """``_grading``'s passes: the reference against itself and against the key, the stubs."""
 
-    observed = observe_reference(functions, Layout(root).reference)
+    observed = observe_reference(functions, Layout(root).reference, referee=processes.referee)
     for name, verdict in observed.verdicts.items():
         problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
                         f"{_reason_text(verdict)}")
@@ -247,10 +247,10 @@ def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict)
                                 f"{_first_lines(verdict, info, 'reference')})")
 
 
-def run_checks(root: Path = ROOT, *, grading: bool = True) -> Report:
+def run_checks(root: Path = ROOT, *, grading: bool = True, processes: Processes | None = None) -> Report:
     """Every check of ``grade.py check`` on the project at ``root`` (grading with the children of
-    this harness, whose project is ``ROOT``); ``grading=False`` skips grading the reference and
-    the stubs."""
+    this harness, whose project is ``ROOT``, made by ``processes``); ``grading=False`` skips grading
+    the reference and the stubs."""
     report = Report()
     problems = report.problems
     parts = _parts(root)
@@ -262,17 +262,17 @@ def run_checks(root: Path = ROOT, *, grading: bool = True) -> Report:
     complete = [kata for kata in katas if len(parts[kata]) == 4 and kata in specs]
     functions = [info for kata in complete for info in katas[kata].functions if specs[kata].function(info.name)]
     if grading and functions:
-        _grading(root, functions, key, problems)
+        _grading(root, functions, key, problems, processes or Processes())
     count = sum(len(info.functions) for info in katas.values())
     report.summary = (f"{len(parts)} katas, {count} functions: files, curriculum, pitfalls, hints, answer key"
                       + (", reference full marks, stubs todo" if grading else "; grading skipped (--quick)"))
     return report
 
 
-def run(args, *, started: float) -> int:
+def run(args, *, started: float, processes: Processes | None = None) -> int:
     """``grade.py check``: the kata author's proof that every kata is complete and consistent
     (``check.run_checks``); exit status 1 with one line per problem, else OK."""
-    report = run_checks(ROOT, grading=not args.quick)
+    report = run_checks(ROOT, grading=not args.quick, processes=processes)
     if report.problems:
         print(f"check: {len(report.problems)} problems / 发现 {len(report.problems)} 个问题")
         for problem in report.problems:

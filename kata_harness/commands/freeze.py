@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..api import read_secret
 from ..content.curriculum import load_curriculum, resolve
 from ..content.messages import message
 from ..judging.answer_key import AnswerKey, kata_digest, reference_digest, write
@@ -13,14 +14,13 @@ from ..judging.expectations import observe_reference
 from ..judging.hidden import extras_for, write_key
 from ..layout import LAYOUT, ROOT, Layout
 from . import UsageError
-from .shared import secret_for
 
 
 def run(args, *, started: float) -> int:
     """``grade.py freeze``: record the reference's observations into the answer key (and, with the
     instructor's secret, those of the hidden cases into the encrypted hidden key)."""
 
-    secret = secret_for(args.secret_file, "freeze")
+    secret = read_secret(args.secret_file, "freeze")
     if not LAYOUT.reference.is_dir():
         raise UsageError(message("error.no_reference", "en"))
     if secret is None and LAYOUT.hidden_key.exists():
@@ -64,7 +64,7 @@ def freeze_answer_key(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
     and write the key to ``root/tests/answer_key.dat``, with the torch version, the digests that
     make it stale, and the pristine stubs. Returns the key and its size in bytes; raises
     ``FreezeError`` (writing nothing) when a function could not be observed."""
-    import torch  # only for its version: the observing happens in the referee child
+    import torch  # deferred: only for its version (the observing happens in the referee child)
 
     functions = [info for kata in katas for info in kata.functions]
     observed = observe_reference(functions, Layout(root).reference)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..api import select
 from ..content.messages import default_language, message, pick
 from . import UsageError
-from .shared import select
 
 
 def run(args, *, started: float) -> int:

@@ -43,11 +43,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from ..api import read_secret
 from ..content.curriculum import cap_hints, load_curriculum
 from ..judging import answer_key, hidden, integrity
 from ..layout import LAYOUT, ROOT, Layout
 from . import UsageError
-from .shared import secret_for
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
@@ -431,7 +431,7 @@ def verify_codio(folder: Path) -> list[str]:
 def run(args, *, started: float) -> int:
     """``grade.py release [OUT_DIR] [--gradescope ZIP] [--classroom50 DIR] [--codio DIR] [--max-hint-level N]``:
     write the student template and the platforms' graders asked for, and check what was written."""
-    secret = secret_for(args.secret_file, "release")
+    secret = read_secret(args.secret_file, "release")
     official = " (in official grading too, with the hidden cases)" if secret else ""
     capped = "" if args.max_hint_level is None else f"; hints capped at level {args.max_hint_level}"
     steps = []

@@ -7,6 +7,7 @@ A light command: it reads two files and writes one, with neither torch nor a chi
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ..content.curriculum import load_curriculum
@@ -17,7 +18,6 @@ from . import UsageError
 
 def run(args, *, started: float) -> int:
     """Read the gradebook, write the report, say where it is (on standard error)."""
-    import sys
 
     lang = args.lang or default_language()
     gradebook = Path(args.gradebook)

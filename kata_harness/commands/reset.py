@@ -13,12 +13,12 @@ import shutil
 import time
 from pathlib import Path
 
+from ..api import select, solutions_dir
 from ..content.curriculum import whole_kata
 from ..content.messages import default_language, message
 from ..judging import answer_key
 from ..layout import LAYOUT
 from . import UsageError
-from .shared import select, solutions_dir
 
 
 class ResetError(Exception):

@@ -18,17 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from .. import api
 from ..content.curriculum import FunctionInfo, KataInfo
-from ..content.messages import default_language, message
-from ..isolation import sandbox
-from ..isolation.channel import Zygote, learner_lane
-from ..judging import hidden, integrity
+from ..content.messages import message
+from ..isolation.channel import Lane, Zygote
+from ..judging import integrity
 from ..judging.expectations import Recorded
 from ..judging.integrity import Integrity
 from ..judging.judge import Grading, grade
 from ..outputs.document import HowItRan, document
 from ..outputs.text import summary_line, text, use_colour
-from .shared import existing_solutions, expectations_for, select
 
 
 class FileEvents:
@@ -40,7 +39,7 @@ class FileEvents:
         self.native = False
         if use_events:
             try:
-                import watchfiles
+                import watchfiles  # deferred: optional (without it, the files are polled)
             except ImportError:
                 return
             self.native = True
@@ -104,11 +103,11 @@ class Watcher:
     """Keeps the verdicts of every watched function and re-grades one kata at a time."""
 
     def __init__(self, katas: list[KataInfo], functions: list[FunctionInfo], solutions: Path, expected,
-                 display: Display, *, sandboxed: bool):
+                 display: Display, *, lane: Lane):
         self.katas, self.functions, self.solutions = katas, functions, solutions
-        self.expected, self.display, self.sandboxed = expected, display, sandboxed
+        self.expected, self.display = expected, display
         self.grading = Grading()
-        self.lane = learner_lane(solutions, sandboxed=sandboxed)
+        self.lane = lane
         self.folder = _stat(solutions, IDENTITY)   # the folder the lane's process was started with
 
     def _ready_lane(self):
@@ -179,17 +178,15 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
         watcher.stop()
 
 
-def run(args, *, started: float) -> int:
+def run(args, *, started: float, processes: api.Processes | None = None) -> int:
     """``grade.py watch [SELECTOR ...]``: re-grade a kata every time its file is saved, against
     the source ``--against`` chooses."""
-    lang = args.lang or default_language()
-    katas, functions = select(args.selectors, lang)
-    solutions = existing_solutions(args.solutions, lang)
-    expected = expectations_for(args.against, lang)
     # Watching is practice: the hidden checks never run here, and the report says how many there are.
-    cases = hidden.prepare(None, False, functions, expected)
-    mode = sandbox.mode()
-    display = Display(lang, args.solutions.rstrip("/"), integrity.check(), colour=use_colour(sys.stdout),
-                      hidden_not_run=cases.not_run, sandbox=mode)
-    watcher = Watcher(katas, functions, solutions, expected, display, sandboxed=mode == sandbox.BUBBLEWRAP)
+    settled = api.from_args(args, started=started, processes=processes, practice=True)
+    expected = settled.expectations()
+    cases = settled.hidden_cases(expected)
+    display = Display(settled.lang, settled.shown, integrity.check(), colour=use_colour(sys.stdout),
+                      hidden_not_run=cases.not_run, sandbox=settled.sandbox.value)
+    watcher = Watcher(list(settled.katas), list(settled.functions), settled.solutions, expected, display,
+                      lane=settled.lane())
     return watch(watcher, interval=args.interval, use_events=not args.poll)

@@ -5,6 +5,9 @@ the words the harness and grade.py put around them. A self-test checks that ever
 both languages.
 """
 
+import locale
+import os
+
 LANGUAGES = ("en", "zh")
 
 MESSAGES = {
@@ -448,8 +451,6 @@ def pick(texts, lang: str = "en") -> str:
 
 def default_language() -> str:
     """``KATA_LANG`` if set, else Chinese for a ``zh_*`` locale, else English."""
-    import locale
-    import os
 
     chosen = os.environ.get("KATA_LANG", "").lower()
     if chosen in LANGUAGES:

@@ -20,6 +20,7 @@ import io
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -29,7 +30,7 @@ from typing import Protocol, cast
 
 from ..layout import ROOT
 from . import processes, sandbox
-from .protocol import OUTPUT_MARK_PATTERN, Event, _read_line, parse_event
+from .protocol import OUTPUT_MARK_PATTERN, Event, Kind, cancel_order, parse_event, read_line
 
 OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain a crash
 WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
@@ -111,7 +112,7 @@ class Child:
         stream = self.process.stdout
         while True:
             try:
-                line = _read_line(stream)
+                line = read_line(stream)
             except (OSError, ValueError):
                 break
             if not line:
@@ -194,7 +195,6 @@ class Child:
 
 def exit_reason(code: int) -> str:
     """How a process ended, from its exit code (negative: the signal that killed it)."""
-    import signal
 
     if code >= 0:
         return f"exit status {code}"
@@ -342,7 +342,7 @@ class ForkedChild:
                 return None      # the zygote itself died
             if not event.control:
                 return event
-            if event.kind == "exited" and event.job == self.job:
+            if event.kind == Kind.EXITED and event.job == self.job:
                 self.status = event.fields.get("status", -1)
                 return None
 
@@ -352,7 +352,7 @@ class ForkedChild:
         kills it and all it started, and serves the next job. Only a zygote that does not report
         the end in time is itself stopped (a new one serves the next job)."""
         if not clean and self.status is None:
-            self.process.send({"cancel": self.job})
+            self.process.send(cancel_order(self.job))
         until = time.monotonic() + CANCEL_TIME
         try:
             while self.status is None and time.monotonic() < until:
@@ -418,10 +418,10 @@ class SerialJob:
                 return None
             if event.job != self.job:
                 continue
-            if event.kind == "retired" and self.first:
-                event = Event("malformed", {"why": "a fresh child retired"}, event.at)
-            self.ended = event.kind in ("done", "retired")
-            self.retired = event.kind == "retired"
+            if event.kind == Kind.RETIRED and self.first:
+                event = Event(Kind.MALFORMED, {"why": "a fresh child retired"}, event.at)
+            self.ended = event.kind in (Kind.DONE, Kind.RETIRED)
+            self.retired = event.kind == Kind.RETIRED
             return event
         return None
 

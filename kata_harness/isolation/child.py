@@ -6,9 +6,7 @@ never loads the reference (``import reference`` fails there, and the sandbox doe
 the folder). Both stream plain-data events to the parent (see ``channel``); the parent judges,
 keeps the score and survives whatever happens here.
 
-Events, each tagged with the job's id: expected, expected_error (referee); importing,
-kata_error (a learner module); start, observed, missing (a learner function); done; retired (a
-serial child that will not run the job, see ``channel.SerialChild``).
+What each job sends, in which order, is ``protocol.Kind``'s to say: this module only speaks it.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from pathlib import Path
 
 from ..layout import LAYOUT
 from . import processes, sandbox
-from .protocol import LINE_LIMIT, OUTPUT_MARK
+from .protocol import LINE_LIMIT, OUTPUT_MARK, Kind, Mode, Order
 
 _SPECS: dict = {}   # kata -> its spec, loaded by a zygote before it forks its jobs
 
@@ -48,7 +46,7 @@ class _Channel:
         self.stream = stream
         self.job = job
 
-    def __call__(self, event: str, **fields) -> None:
+    def __call__(self, event: Kind, **fields) -> None:
         line = json.dumps({"event": event, "job": self.job, **fields}, allow_nan=True) + "\n"
         try:
             self.stream.write(line.encode("utf-8", "replace"))
@@ -89,38 +87,44 @@ def main(argv: list[str]) -> None:
     # allocations would then fill, copying page after page (a fifth slower in all).
     if "--zygote" not in argv:
         gc.disable()
-    # deferred: these import torch, the slow part, once the streams and the limits are in place
-    from ..observation import local as in_process
-    from ..observation import observe
+    observing()   # imports torch, the slow part, once the streams and the limits are in place
     warm = "--warm" in argv or serves_learners
     if warm:
         _warm_up()
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
-        _serve_forks(events, jobs, orders, "--sandboxed" in argv, in_process, observe)
+        _serve_forks(events, jobs, orders, "--sandboxed" in argv)
     elif "--serial" in argv:
-        _serve_serially(events, orders, in_process, observe)
+        _serve_serially(events, orders)
     else:
         job = orders.next_job()
         if job is None:
             os._exit(0)
-        if job.get("mode") == "learner":
+        if job.get("mode") == Mode.LEARNER:
             processes.drop_capabilities()
             if not warm:
                 # What torch loads on first use (a second or more on a busy machine) is loaded before
                 # the first function's clock starts, so that it is never charged to a learner's function.
                 _warm_up()
-        _run_job(_Channel(events, job.get("job")), job, in_process, observe)
+        _run_job(_Channel(events, job.get("job")), job)
     os._exit(0)   # do not wait for threads learner code may have left running
 
 
-def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, in_process, observe) -> None:
+def observing():
+    """The observing room (``observation.local``): it imports torch, which a child loads only once
+    its streams and limits are in place (``main``), so it is looked up when used."""
+    from ..observation import local  # deferred: torch
+
+    return local
+
+
+def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it. A
     job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
-    prepare_to_fork(in_process)
+    prepare_to_fork()
     while (job := orders.next_job()) is not None:
         job_id = job.get("job")
         if orders.cancelled(job_id):   # cut short before it started: nothing to run
@@ -139,18 +143,18 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, in_process, obs
             events.close()
             jobs.close()   # the jobs still queued are not this job's to read
             os.setsid()   # its own process group, killed as a whole
-            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job_id), job, in_process, observe)
+            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job_id), job)
             os._exit(0)
         os.close(write_end)
         _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
-        _clear_up(pid, sandboxed, processes)
+        _clear_up(pid, sandboxed)
         _report_exit(events, job_id, status)
 
 
 def _report_exit(events, job_id, status: int) -> None:
     """Tell the parent that a job and all it started are gone (its wait status)."""
-    events.write(b"Z " + json.dumps({"event": "exited", "job": job_id, "status": status}).encode() + b"\n")
+    events.write(b"Z " + json.dumps({"event": Kind.EXITED, "job": job_id, "status": status}).encode() + b"\n")
 
 
 class _Orders:
@@ -176,8 +180,8 @@ class _Orders:
                 order = json.loads(line)
             except ValueError:
                 continue
-            if isinstance(order, dict) and "cancel" in order:
-                self.cancels.add(order["cancel"])
+            if isinstance(order, dict) and Order.CANCEL in order:
+                self.cancels.add(order[Order.CANCEL])
             elif isinstance(order, dict):
                 self.jobs.append(order)
 
@@ -224,12 +228,12 @@ def _relay(pid: int, read_end: int, events, orders: _Orders, job_id) -> None:
     os.close(read_end)
 
 
-def prepare_to_fork(in_process) -> None:
+def prepare_to_fork() -> None:
     """What a zygote does once, before its first job: load the kata specs (the instructor's, once
     here rather than in every job) and keep all it holds out of the garbage collector's walks."""
     for path in sorted(LAYOUT.tests.glob("test_k*.py")):
         try:
-            _SPECS[path.stem[len("test_"):]] = in_process.load_kata_spec(path.stem[len("test_"):])
+            _SPECS[path.stem[len("test_"):]] = observing().load_kata_spec(path.stem[len("test_"):])
         except BaseException:   # a broken spec is reported by the job that needs it
             pass
     # A forked job that walked what is loaded now would copy most of this process's memory, page
@@ -238,7 +242,7 @@ def prepare_to_fork(in_process) -> None:
     gc.freeze()
 
 
-def _serve_serially(events, orders: _Orders, in_process, observe) -> None:
+def _serve_serially(events, orders: _Orders) -> None:
     """Where forking is not safe: run jobs one after another in this process, as long as none
     changed what the next would see (``_changes``); a changed child answers its next job
     ``retired`` and ends, and the parent gives that job to a fresh child."""
@@ -247,9 +251,9 @@ def _serve_serially(events, orders: _Orders, in_process, observe) -> None:
     while (job := orders.next_job()) is not None:
         send = _Channel(events, job.get("job"))
         if served and _changes(before):
-            send("retired")
+            send(Kind.RETIRED)
             return
-        _run_job(send, job, in_process, observe)
+        _run_job(send, job)
         served += 1
 
 
@@ -283,7 +287,7 @@ def _changes(before: tuple[dict, frozenset]) -> bool:
     return any(names.get(key) != value for key, value in before[0].items()) or bool(threads - before[1])
 
 
-def _clear_up(pid: int, sandboxed: bool, processes) -> None:
+def _clear_up(pid: int, sandboxed: bool) -> None:
     """Kill everything the job left running before the next job. (It can have left no files: in
     the sandbox every folder it could write is read-only.)"""
 
@@ -306,18 +310,18 @@ def _clear_up(pid: int, sandboxed: bool, processes) -> None:
         processes.kill_orphans()
 
 
-def _run_job(send, job: dict, in_process, observe) -> None:
+def _run_job(send, job: dict) -> None:
     """Observe what ``job`` asks for, ending with the ``done`` event."""
 
     functions = [tuple(f) for f in job["functions"]]
     extras = job.get("extras") or {}   # official grading's extra cases: {"kata.function": [[index, seed], ...]}
-    if job["mode"] == "reference":
-        _observe_reference(send, functions, Path(job["reference"]), in_process, extras)
+    if job["mode"] == Mode.REFERENCE:
+        _observe_reference(send, functions, Path(job["reference"]), extras)
     else:
         if not any(isinstance(finder, _ReferenceGuard) for finder in sys.meta_path):
             sys.meta_path.insert(0, _ReferenceGuard())
-        _observe_learner(send, functions, Path(job["solutions"]), in_process, observe, extras)
-    send("done")
+        _observe_learner(send, functions, Path(job["solutions"]), extras)
+    send(Kind.DONE)
 
 
 def _warm_up() -> None:
@@ -333,53 +337,57 @@ def _warm_up() -> None:
     torch.optim.SGD([weight], lr=0.1).step()
 
 
-def _observe_reference(send, functions, reference_dir, in_process, extras) -> None:
+def _observe_reference(send, functions, reference_dir, extras) -> None:
+    """Observe the reference's ``functions``, sending each one's expected record (or why it has none)."""
+    in_process = observing()
     for kata in dict.fromkeys(k for k, _ in functions):
         try:
             spec = in_process.load_kata_spec(kata)
             module = in_process.load_module(reference_dir / f"{kata}.py")
         except BaseException as error:
-            send("expected_error", kata=kata, function=None, error=f"{type(error).__name__}: {error}")
+            send(Kind.EXPECTED_ERROR, kata=kata, function=None, error=f"{type(error).__name__}: {error}")
             continue
         for name in [f for k, f in functions if k == kata]:
             function = spec.function(name)
             if function is None or not callable(getattr(module, name, None)):
-                send("expected_error", kata=kata, function=name, error=f"no reference or test for {name}")
+                send(Kind.EXPECTED_ERROR, kata=kata, function=name, error=f"no reference or test for {name}")
                 continue
             devices, skipped = in_process.devices_for(function)
-            send("expected", kata=kata, function=name, aspects=list(function.aspects),
+            send(Kind.EXPECTED, kata=kata, function=name, aspects=list(function.aspects),
                  rtol=function.rtol, atol=function.atol, timeout=function.timeout, skipped=skipped,
                  devices=list(function.devices), plan=function.hidden_plan(kata),
                  observations=in_process.observe_devices(getattr(module, name), function, kata, devices,
                                                      extras=extras.get(f"{kata}.{name}", ())))
 
 
-def _observe_learner(send, functions, solutions, in_process, observe, extras) -> None:
+def _observe_learner(send, functions, solutions, extras) -> None:
+    """Observe the learner's ``functions`` kata by kata, in the order the judge expects their events."""
+    in_process = observing()
     for kata in dict.fromkeys(k for k, _ in functions):
         path = solutions / f"{kata}.py"
         # Said before the learner's module is imported: a device this process can use must be observed.
         usable = ["cpu", "meta"] + (["cuda"] if in_process.cuda_available() else [])
-        send("importing", kata=kata, devices=usable)
+        send(Kind.IMPORTING, kata=kata, devices=usable)
         if not path.exists():
-            send("kata_error", kata=kata, reason=["error.no_file", {}])
+            send(Kind.KATA_ERROR, kata=kata, reason=["error.no_file", {}])
             continue
         try:
             spec = _SPECS.get(kata) or in_process.load_kata_spec(kata)
             result, failure = in_process.import_learner(path)
         except BaseException as error:  # the spec itself failed: report, never crash
-            send("kata_error", kata=kata, reason=["error.import", {"error": str(error)}])
+            send(Kind.KATA_ERROR, kata=kata, reason=["error.import", {"error": str(error)}])
             continue
         if failure:
-            send("kata_error", kata=kata, reason=list(failure))
+            send(Kind.KATA_ERROR, kata=kata, reason=list(failure))
             continue
         for name in [f for k, f in functions if k == kata]:
-            send("start", kata=kata, function=name)
+            send(Kind.START, kata=kata, function=name)
             fn = getattr(result, name, None)
             if not callable(fn):
-                send("missing", kata=kata, function=name)
+                send(Kind.MISSING, kata=kata, function=name)
                 continue
             function = spec.function(name)
             devices, _ = in_process.devices_for(function)
-            send("observed", kata=kata, function=name,
+            send(Kind.OBSERVED, kata=kata, function=name,
                  observations=in_process.observe_devices(fn, function, kata, devices, str(path),
                                                      extras.get(f"{kata}.{name}", ())))

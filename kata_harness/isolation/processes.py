@@ -46,7 +46,7 @@ def learner_user_options(environment: dict) -> dict:
     name = os.environ.get(RUN_AS_VARIABLE, "")
     if not name or os.name == "nt" or os.geteuid() != 0:
         return {}
-    import pwd
+    import pwd  # deferred: POSIX only
     try:
         entry = pwd.getpwnam(name)
     except KeyError:
@@ -105,7 +105,7 @@ def become_subreaper() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
+        import ctypes  # deferred: used on Linux only (prctl)
         return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
@@ -118,7 +118,7 @@ def die_with_parent(parent: int) -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
+        import ctypes  # deferred: used on Linux only (prctl)
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(_KILL), 0, 0, 0)
     except (OSError, AttributeError):
         pass
@@ -133,7 +133,7 @@ def hide_from_same_user() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
+        import ctypes  # deferred: used on Linux only (prctl)
         return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
@@ -156,7 +156,7 @@ def drop_capabilities() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
+        import ctypes  # deferred: used on Linux only (prctl)
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)

@@ -1,10 +1,14 @@
 """The one protocol between grade.py and its children: jobs go down, events come up.
 
-A job is one JSON line: its fresh id, its mode (``reference`` or ``learner``), the functions to
-observe and the hidden cases to add (``new_job``). Events are JSON lines tagged with that id
-(``parse_event``); nothing a child sends is trusted, so a line that is too long, too deeply nested
-or not an event becomes a ``malformed`` event, and the judge decides what it costs. A zygote marks in
-its shared output pipe where each job's output starts (``OUTPUT_MARK``).
+Its whole vocabulary is here, used by both sides: a job's ``Mode``, every event's ``Kind`` (what a
+child sends, what a zygote says of its jobs, and ``malformed``, which only the parent makes), and
+the ``Order`` lines a parent writes besides jobs.
+
+A job is one JSON line: its fresh id, its mode, the functions to observe and the hidden cases to
+add (``new_job``). Events are JSON lines tagged with that id (``parse_event``); nothing a child
+sends is trusted, so a line that is too long, too deeply nested or not an event becomes a
+``malformed`` event, and the judge decides what it costs. A zygote marks in its shared output pipe
+where each job's output starts (``OUTPUT_MARK``).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ..content.curriculum import FunctionInfo
 
@@ -21,10 +26,53 @@ LINE_LIMIT = 8 << 20       # bytes in one event line (a function's observations 
 NESTING_LIMIT = 100        # levels of lists and objects in one event (an honest one has under 40)
 
 
+class Mode(str, Enum):
+    """What a job asks of a child: observe the reference (a referee) or the learner's solutions."""
+
+    REFERENCE = "reference"
+    LEARNER = "learner"
+
+
+class Kind(str, Enum):
+    """Every kind of event. A learner job sends, in this order: ``importing`` a kata (with the
+    devices its child can use), then ``kata_error`` for that kata or, per function, ``start`` and
+    ``observed`` or ``missing``; a referee job sends ``expected`` or ``expected_error`` per function;
+    every job ends with ``done``. A serial child answers a job it will not run ``retired``; a zygote
+    says ``exited`` when a job's process and all it started are gone. ``malformed`` is the parent's
+    name for a line that is no event."""
+
+    IMPORTING = "importing"
+    KATA_ERROR = "kata_error"
+    START = "start"
+    OBSERVED = "observed"
+    MISSING = "missing"
+    EXPECTED = "expected"
+    EXPECTED_ERROR = "expected_error"
+    DONE = "done"
+    RETIRED = "retired"
+    EXITED = "exited"
+    MALFORMED = "malformed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Order(str, Enum):
+    """A parent's line to a zygote that is not a job: ``{"cancel": ID}`` kills that job."""
+
+    CANCEL = "cancel"
+
+
+def cancel_order(job_id) -> dict:
+    """The line that cancels the job ``job_id`` in a zygote."""
+    return {Order.CANCEL.value: job_id}
+
+
 @dataclass
 class Event:
-    """One event from a child: its kind, its fields, and when it arrived (monotonic seconds)."""
-    kind: str
+    """One event from a child: its kind (a ``Kind``, or the unknown word a child sent), its fields,
+    and when it arrived (monotonic seconds)."""
+    kind: Kind | str
     fields: dict = field(default_factory=dict)
     at: float = 0.0
     job: object = None
@@ -35,17 +83,21 @@ def parse_event(raw: bytes, at: float) -> Event:
     """An ``Event`` from one line; a line that is not a well-formed event becomes kind ``malformed``.
     Never raises: the reader thread that calls it must outlive whatever a child sends."""
     if len(raw) > LINE_LIMIT or not raw.endswith(b"\n"):
-        return Event("malformed", {"why": "line too long or cut off"}, at)
+        return Event(Kind.MALFORMED, {"why": "line too long or cut off"}, at)
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):   # RecursionError: nested deeper than the decoder goes
-        return Event("malformed", {"why": "not JSON"}, at)
+        return Event(Kind.MALFORMED, {"why": "not JSON"}, at)
     if not isinstance(data, dict) or not isinstance(data.get("event"), str):
-        return Event("malformed", {"why": "not an event"}, at)
+        return Event(Kind.MALFORMED, {"why": "not an event"}, at)
     if nesting(data) > NESTING_LIMIT:   # the judge walks events recursively: keep that walk short
-        return Event("malformed", {"why": f"nested more than {NESTING_LIMIT} levels deep"}, at)
-    kind = data.pop("event")
+        return Event(Kind.MALFORMED, {"why": f"nested more than {NESTING_LIMIT} levels deep"}, at)
+    word = data.pop("event")
+    kind = Kind(word) if word in _KINDS else word   # an unknown word stays itself: the judge names it
     return Event(kind, data, at, data.pop("job", None))
+
+
+_KINDS = frozenset(kind.value for kind in Kind)
 
 
 def nesting(data) -> int:
@@ -63,7 +115,7 @@ def nesting(data) -> int:
     return deepest
 
 
-def _read_line(stream) -> bytes:
+def read_line(stream) -> bytes:
     """One line of at most LINE_LIMIT bytes; the rest of a longer line is skipped."""
     line = stream.readline(LINE_LIMIT + 1)
     if len(line) > LINE_LIMIT and not line.endswith(b"\n"):
@@ -81,11 +133,11 @@ OUTPUT_MARK = "\x00job {}\x00"
 OUTPUT_MARK_PATTERN = re.compile(OUTPUT_MARK.format("([0-9A-Za-z]+)"))
 
 
-def new_job(mode: str, functions: list[FunctionInfo], extras: dict | None = None, **paths) -> dict:
+def new_job(mode: Mode, functions: list[FunctionInfo], extras: dict | None = None, **paths) -> dict:
     """A job for a child: what to observe, and a fresh id its events must carry. ``extras``: the
     hidden cases official grading adds, {"kata.function": [[case index, seed], ...]} (never the
     secret they were derived from)."""
     chosen = {f.qualified for f in functions}
-    return {"job": secrets.token_hex(8), "mode": mode, "functions": [[f.kata, f.name] for f in functions],
+    return {"job": secrets.token_hex(8), "mode": Mode(mode).value, "functions": [[f.kata, f.name] for f in functions],
             "extras": {name: pairs for name, pairs in (extras or {}).items() if name in chosen},
             **{k: str(v) for k, v in paths.items()}}

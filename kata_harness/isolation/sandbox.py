@@ -17,13 +17,24 @@ import os
 import shutil
 import subprocess
 import sys
+from enum import Enum
 from functools import cache
 from pathlib import Path
 
 from ..layout import LAYOUT, ROOT
 
-BUBBLEWRAP = "bubblewrap"
-NONE = "none"
+
+class Mode(str, Enum):
+    """How learner code runs (the JSON's ``sandbox``): under bubblewrap, or with no sandbox."""
+
+    BUBBLEWRAP = "bubblewrap"
+    NONE = "none"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+BUBBLEWRAP, NONE = Mode.BUBBLEWRAP, Mode.NONE
 MEMORY_LIMIT = 4 << 30       # bytes of data segment (RLIMIT_DATA; RLIMIT_AS would break CUDA's reservations)
 FILE_SIZE_LIMIT = 64 << 20   # bytes per file written
 PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the pid namespace bounds those)
@@ -51,7 +62,7 @@ def _bubblewrap_works() -> bool:
     return probe.returncode == 0
 
 
-def mode(wanted: bool = True) -> str:
+def mode(wanted: bool = True) -> Mode:
     """``bubblewrap`` when learner code will run sandboxed, else ``none``."""
     return BUBBLEWRAP if wanted and available() else NONE
 
@@ -124,7 +135,7 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
 def apply_limits() -> None:
     """In the child, before learner code: cap memory, file size, processes; no core dumps."""
     try:
-        import resource
+        import resource  # deferred: POSIX only
     except ImportError:   # Windows
         return
     for name, value in (("RLIMIT_DATA", MEMORY_LIMIT), ("RLIMIT_FSIZE", FILE_SIZE_LIMIT),

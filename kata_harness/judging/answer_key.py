@@ -30,7 +30,7 @@ def _digest(paths) -> str:
 
 REFERENCE_CHANGED = "reference/ changed"   # why every kata is stale when the reference is not the frozen one
 # The harness modules that decide what an observation holds (not how it is judged or shown).
-OBSERVING = ("spec.py", "observation/observe.py", "observation/describe.py", "observation/local.py",
+OBSERVING = ("observation/spec.py", "observation/observe.py", "observation/describe.py", "observation/local.py",
              "observation/containers.py", "observation/seeding.py")
 
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Protocol
 
 from ..content.curriculum import FunctionInfo
-from ..isolation.channel import Child
-from ..isolation.protocol import new_job
+from ..isolation.channel import Child, GradingChild
+from ..isolation.protocol import Kind, Mode, new_job
 from ..layout import LAYOUT, ROOT, Layout
-from ..records import Expected
+from ..records import Expected, Reason
 from . import answer_key
 from .judge import STARTUP_TIMEOUT, Grading
-from .verdicts import Reason, Status, Verdict
+from .verdicts import Status, Verdict
 
 REFERENCE = "reference"
 ANSWER_KEY = "answer-key"
@@ -49,17 +49,22 @@ class Source(Protocol):
     def with_hidden(self, extras: dict, observations: dict | None) -> None: ...
 
 
+Referee = Callable[[], GradingChild]   # makes the child that observes the reference for one job
+
+
 class LiveReference:
-    """The reference solutions, observed by a referee child (it never sees learner code).
-    ``extras``: official grading's hidden cases, observed after the public ones."""
+    """The reference solutions, observed by a referee child (it never sees learner code), which
+    ``referee`` makes (a fresh ``Child`` by default). ``extras``: official grading's hidden cases,
+    observed after the public ones."""
 
     name = REFERENCE
     stale: frozenset[str] = frozenset()   # the reference itself is never out of date
 
-    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None):
+    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None, *, referee: Referee = Child):
         self.folder = folder
         self.extras = extras or {}
-        self.referee: Child | None = None
+        self.make_referee = referee
+        self.referee: GradingChild | None = None
         self.job: dict | None = None
 
     def with_hidden(self, extras: dict, observations: dict | None) -> None:
@@ -69,8 +74,8 @@ class LiveReference:
 
     def start(self, functions: list[FunctionInfo]) -> None:
         """Start observing now (torch's import overlaps with the learner child's)."""
-        self.referee = Child()
-        self.job = new_job("reference", functions, self.extras, reference=self.folder)
+        self.referee = self.make_referee()
+        self.job = new_job(Mode.REFERENCE, functions, self.extras, reference=self.folder)
         self.referee.send(self.job)
 
     def collect(self, pending: list[FunctionInfo], stop_at: float):
@@ -87,7 +92,7 @@ class LiveReference:
         for name, info in wanted.items():
             yield info, found.get(name) or Verdict(Status.ERROR, reason=Reason("error.reference", {"error": problem}))
 
-    def _read(self, referee: Child, wanted: dict, limit_at: float) -> tuple[dict, str]:
+    def _read(self, referee: GradingChild, wanted: dict, limit_at: float) -> tuple[dict, str]:
         """The referee's answers until its ``done``: ({function: expected fields or error Verdict}, what
         went wrong when it stopped early)."""
         assert self.job is not None   # set with the referee
@@ -101,7 +106,7 @@ class LiveReference:
                 return found, referee.death_reason()
             if event.job != self.job["job"]:
                 continue
-            if event.kind == "done":
+            if event.kind == Kind.DONE:
                 return found, "no answer"
             found.update(_answers(event, wanted))
 
@@ -116,10 +121,10 @@ def _answers(event, wanted: dict) -> dict:
     """What one referee event says: the expected fields of a function, or an error Verdict for each
     function it could not observe."""
     fields = event.fields
-    if event.kind == "expected":
+    if event.kind == Kind.EXPECTED:
         name = f"{fields.get('kata')}.{fields.get('function')}"
         return {name: fields} if name in wanted else {}
-    if event.kind == "expected_error":
+    if event.kind == Kind.EXPECTED_ERROR:
         failed = Verdict(Status.ERROR, reason=Reason("error.reference", {"error": str(fields.get("error"))}))
         return {name: failed for name, info in wanted.items()
                 if info.kata == fields.get("kata") and fields.get("function") in (None, info.name)}
@@ -171,37 +176,41 @@ class Recorded:
 
 
 
-def open_source(root: Path = ROOT, against: str | None = None, *, official: bool = False):
-    """The one source of expected results under ``root``: the live reference (``against=
-    "reference"``) or the answer key (``"answer-key"``); by default the reference where
-    ``reference/`` exists, else the answer key. A student template never grades officially against
-    a ``reference/`` found in it (a student could have written one). The answer key's stale katas
-    follow ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
+def source_name(root: Path = ROOT, against: str | None = None, *, official: bool = False) -> str:
+    """Which source of expected results grading under ``root`` uses: ``against`` where it is given,
+    else the live reference where ``reference/`` exists, else the answer key. A student template
+    never grades officially against a ``reference/`` found in it (a student could have written
+    one). Raises ``NoExpectations`` (with a message key) when the one chosen is not there."""
     reference = Layout(root).reference
     if official and Layout(root).in_template():
         against = ANSWER_KEY
     against = against or (REFERENCE if reference.is_dir() else ANSWER_KEY)
-    if against == REFERENCE:
-        if not reference.is_dir():
-            raise NoExpectations("error.no_reference")
-        return LiveReference(reference)
+    if against == REFERENCE and not reference.is_dir():
+        raise NoExpectations("error.no_reference")
+    if against == ANSWER_KEY and not Layout(root).answer_key.is_file():
+        raise NoExpectations("error.no_key")
+    return against
+
+
+def open_source(root: Path = ROOT, against: str | None = None, *, official: bool = False, referee: Referee = Child):
+    """The one source of expected results under ``root`` that ``source_name`` chooses: the live
+    reference, observed by the child ``referee`` makes, or the answer key, whose stale katas follow
+    ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
+    if source_name(root, against, official=official) == REFERENCE:
+        return LiveReference(Layout(root).reference, referee=referee)
     key = answer_key.load(Layout(root).answer_key)
     if key is None:
         raise NoExpectations("error.no_key")
     return Recorded(key.expected, ANSWER_KEY, key.stale_katas(root))
 
 
-def choose(against: str | None = None, *, official: bool = False, root: Path = ROOT):
-    """``open_source`` under its earlier name and argument order."""
-    return open_source(root, against, official=official)
-
-
-def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None) -> Grading:
+def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None, *,
+                      referee: Referee = Child) -> Grading:
     """Only the referee's side: the reference's observations (``expected``, with the hidden cases
     ``extras`` asks for after the public ones) and the functions it could not observe
     (``verdicts``). What ``grade.py freeze`` records."""
     result = Grading()
-    source = LiveReference(reference, extras)
+    source = LiveReference(reference, extras, referee=referee)
     source.start(functions)
     for info, outcome in source.collect(list(functions), float("inf")):
         if isinstance(outcome, Verdict):

@@ -182,34 +182,44 @@ class HiddenCases:
         source.with_hidden(self.extras, self.observations)
 
 
-def prepare(secret: str | None, official_format: bool, functions, source, root: Path = ROOT) -> HiddenCases:
+def prepare(secret: str | None, official: bool, functions, source, root: Path = ROOT) -> HiddenCases:
     """Decide the hidden cases of one run of ``functions`` against ``source`` (an expectations
-    source). Practice (no secret, not an official format): none, counting those left out. An
-    official format without a secret: the public cases only where no hidden key exists, else an
-    error. With the secret: from the hidden key when grading against the answer key, else planned
-    from the public key for the live reference."""
+    source). Practice (not ``official``): none, counting those left out. Official without the
+    secret (a format that records a grade): the public cases only where no hidden key exists,
+    else an error. With the secret: from the hidden key when grading against the answer key, else
+    planned from the public key for the live reference."""
     names = [f.qualified for f in functions]
-    if secret is None and not official_format:
+    if not official:
         header = read_header(root)
         checks = header["checks"] if header else {}
         return HiddenCases(False, not_run=sum(int(checks.get(name, 0)) for name in names))
     if secret is None:
         return HiddenCases(True, error="error.secret_missing" if Layout(root).hidden_key.exists() else None)
     if source.name == ANSWER_KEY:
-        try:
-            payload = decrypt(secret, root)
-        except HiddenKeyError as problem:
-            return HiddenCases(True, error=problem.key)
-        extras = {name: payload["extras"][name] for name in names if payload["extras"].get(name)}
-        observations = {name: payload["observations"][name] for name in extras}
-        if any(len(cases) != len(extras[name]) for name in extras for cases in observations[name].values()):
-            return HiddenCases(True, error="error.hidden_stale")
-        return HiddenCases(True, extras, observations)
+        return _from_hidden_key(secret, names, root)
+    return _planned(secret, functions, root)
+
+
+def _from_hidden_key(secret: str, names: list[str], root: Path) -> HiddenCases:
+    """Official grading against the answer key: the hidden cases and their expected observations,
+    decrypted from the hidden key."""
+    try:
+        payload = decrypt(secret, root)
+    except HiddenKeyError as problem:
+        return HiddenCases(True, error=problem.key)
+    extras = {name: payload["extras"][name] for name in names if payload["extras"].get(name)}
+    observations = {name: payload["observations"][name] for name in extras}
+    if any(len(cases) != len(extras[name]) for name in extras for cases in observations[name].values()):
+        return HiddenCases(True, error="error.hidden_stale")
+    return HiddenCases(True, extras, observations)
+
+
+def _planned(secret: str, functions, root: Path) -> HiddenCases:
+    """Official grading against the live reference: the hidden cases each function's plan in the
+    public key asks for, drawn with the secret (the reference observes them)."""
     key = answer_key.load(Layout(root).answer_key)
     stale = set(key.stale_katas(root)) if key else set()
     if key is None or any(f.kata in stale or "plan" not in key.expected.get(f.qualified, {}) for f in functions):
         return HiddenCases(True, error="error.hidden_plan")
-    extras = {name: extras_for(key.expected[name]["plan"], secret, name) for name in names}
+    extras = {f.qualified: extras_for(key.expected[f.qualified]["plan"], secret, f.qualified) for f in functions}
     return HiddenCases(True, {name: pairs for name, pairs in extras.items() if pairs})
-
-

@@ -20,12 +20,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..aspects.compare import Difference, Tolerance
 from ..content.curriculum import FunctionInfo
 from ..isolation.channel import GradingChild, Lane
-from ..isolation.protocol import Event, new_job
-from ..records import Expected, Observations
-from .compare import Difference, Tolerance
-from .verdicts import Reason, Status, Verdict, judge
+from ..isolation.protocol import Event, Kind, Mode, new_job
+from ..records import Expected, Observations, Reason
+from .verdicts import Status, Verdict, judge
 
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
@@ -44,6 +44,10 @@ class Grading:
     # then some verdicts were decided by how a process ended, not by what it observed.
     interrupted: bool = False
 
+    def undecided(self, functions: list[FunctionInfo]) -> list[FunctionInfo]:
+        """The ``functions`` that have no verdict yet."""
+        return [f for f in functions if f.qualified not in self.verdicts]
+
 
 DONE, CUT_SHORT, RETIRED, DEADLINE = "done", "cut short", "retired", "deadline"   # how following a job ended
 
@@ -58,8 +62,36 @@ class _Run:
 
 
 def _submit(lane: Lane, functions: list[FunctionInfo], extras: dict | None, solutions: Path) -> _Run:
-    job = new_job("learner", functions, extras, solutions=solutions)
+    job = new_job(Mode.LEARNER, functions, extras, solutions=solutions)
     return _Run(lane.submit(job), job, list(functions))
+
+
+class _Queue:
+    """The learner jobs of one grading, in the order they run: each kata's job is submitted at once
+    (the learner's side works while the expected results are collected), and a job whose process
+    is gone is sent again, with every job queued after it, to the lane's fresh process."""
+
+    def __init__(self, lane: Lane, katas: list[list[FunctionInfo]], extras: dict | None, solutions: Path):
+        self.lane, self.extras, self.solutions = lane, extras, solutions
+        self.runs = deque(_submit(lane, chosen, extras, solutions) for chosen in katas)
+
+    def next_run(self) -> _Run:
+        """The next job to follow, sent again (with those after it) if its process is gone."""
+        if not self.lane.serves(self.runs[0].handle):
+            self.requeue()
+        return self.runs.popleft()
+
+    def requeue(self) -> None:
+        """The process the queued jobs were sent to is gone: send them again, in order."""
+        for _ in range(len(self.runs)):
+            waiting = self.runs.popleft()
+            self.runs.append(_submit(self.lane, waiting.functions, self.extras, self.solutions))
+
+    def again(self, run: _Run, todo: list[FunctionInfo]) -> None:
+        """``run`` was cut short with ``todo`` still undecided: a fresh process grades them, last."""
+        if not self.lane.serves(run.handle):
+            self.requeue()
+        self.runs.append(_submit(self.lane, todo, self.extras, self.solutions))
 
 
 def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lane,
@@ -76,37 +108,38 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     (see ``_job``); ``expected`` must hold them too."""
     result = Grading()
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    katas = [[f for f in functions if f.kata == kata] for kata in dict.fromkeys(f.kata for f in functions)]
-    # Every job is queued at once: the learner's side works while the expected results are collected.
-    queued = deque(_submit(lane, chosen, extras, solutions) for chosen in katas)
+    queued = _Queue(lane, by_kata(functions), extras, solutions)
     _collect_expected(expected, functions, stop_at, result)
-
-    def requeue() -> None:   # the process the queued jobs were sent to is gone: send them again, in order
-        for _ in range(len(queued)):
-            waiting = queued.popleft()
-            queued.append(_submit(lane, waiting.functions, extras, solutions))
-
-    while queued and time.monotonic() < stop_at:
-        run = queued.popleft()
-        if not lane.serves(run.handle):
-            queued.appendleft(run)
-            requeue()
-            run = queued.popleft()
-        todo = [f for f in run.functions if f.qualified not in result.verdicts]
-        left = len(todo)
-        ending = _follow_learner(run, todo, result, function_timeout, stop_at)
-        _end_job(run, ending, result)
+    while queued.runs and time.monotonic() < stop_at:
+        run = queued.next_run()
+        todo = result.undecided(run.functions)
+        ending = _follow_job(run, todo, result, function_timeout, stop_at)
         if ending == DEADLINE:
             break
-        if ending == CUT_SHORT and todo and len(todo) == left:
-            _charge_the_next(run, todo, result)
-        if ending == DONE or not todo:
-            continue
-        if not lane.serves(run.handle):
-            requeue()
-        queued.append(_submit(lane, todo, extras, solutions))
-    _out_of_time([f for f in functions if f.qualified not in result.verdicts], result)
+        if ending != DONE and todo:
+            queued.again(run, todo)
+    _out_of_time(result.undecided(functions), result)
     return result
+
+
+def by_kata(functions: list[FunctionInfo]) -> list[list[FunctionInfo]]:
+    """``functions`` grouped by kata, in order: one learner job each."""
+    katas: dict[str, list[FunctionInfo]] = {}
+    for info in functions:
+        katas.setdefault(info.kata, []).append(info)
+    return list(katas.values())
+
+
+def _follow_job(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float, stop_at: float) -> str:
+    """Follow one job to its end and stop it; returns how it ended. A job cut short between
+    functions, having decided nothing, is charged its next function, so that every restart makes
+    progress."""
+    left = len(todo)
+    ending = _follow_learner(run, todo, result, function_timeout, stop_at)
+    _end_job(run, ending, result)
+    if ending == CUT_SHORT and todo and len(todo) == left:
+        _charge_the_next(run, todo, result)
+    return ending
 
 
 def _end_job(run: _Run, ending: str, result: Grading) -> None:
@@ -148,28 +181,45 @@ def _malformed(functions: list[FunctionInfo], result: Grading) -> bool:
     return any(result.verdicts[f.qualified].reason_key == "error.protocol" for f in functions if f.qualified in result.verdicts)
 
 
+@dataclass(frozen=True)
+class Step:
+    """One step of a learner job, in the order the job must take them: importing a kata's module
+    (``function`` None), or grading one of its functions."""
+
+    kata: str
+    function: FunctionInfo | None = None
+
+
 class _Plan:
-    """The events a learner job must send, in order, where the child is in it, and its clock:
-    the time the last accepted event arrived (``since``) and how long the next may take (``limit``)."""
+    """The steps a learner job must take, in order, the one it is in (``working``: the step whose
+    first event arrived, None between steps), and its clock: when the last accepted event arrived
+    (``since``) and how long the next may take (``limit``)."""
 
     def __init__(self, functions: list[FunctionInfo], since: float):
-        self.steps: list[tuple[str, str, FunctionInfo | None]] = []
+        self.steps: list[Step] = []
         for kata in dict.fromkeys(f.kata for f in functions):
-            self.steps.append(("importing", kata, None))
-            self.steps += [("function", kata, f) for f in functions if f.kata == kata]
+            self.steps.append(Step(kata))
+            self.steps += [Step(kata, f) for f in functions if f.kata == kata]
         self.position = 0
-        self.current: tuple[str, str | FunctionInfo] | None = None      # ("kata", name) or ("function", FunctionInfo) being worked on
+        self.working: Step | None = None
         self.since, self.limit = since, STARTUP_TIMEOUT
         self.started = since     # when the current function's "start" arrived
         self.usable: tuple = ()  # the devices the child said it can use, before learner code ran
 
-    def next_step(self):
-        return self.steps[self.position] if self.position < len(self.steps) else ("done", None, None)
+    def due(self) -> Step | None:
+        """The step whose events come next (None: only ``done`` is due)."""
+        return self.steps[self.position] if self.position < len(self.steps) else None
 
     def advance(self) -> None:
         """The step due is done: the next one is due."""
         self.position += 1
-        self.current = None
+        self.working = None
+
+    def skip_kata(self, kata: str) -> None:
+        """Every step of ``kata`` is done (its module could not be graded)."""
+        while (step := self.due()) is not None and step.kata == kata:
+            self.position += 1
+        self.working = None
 
 
 def _follow_learner(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float,
@@ -194,12 +244,12 @@ def _follow_learner(run: _Run, todo: list[FunctionInfo], result: Grading, functi
                            child.output_tail[-300:])
         if event.at - plan.since > plan.limit:   # it answered, but too late
             return _blamed(plan, Reason("error.timeout", {"seconds": plan.limit}), todo, result)
-        if event.kind == "retired" and event.job == job["job"] and plan.position == 0:
+        if event.kind == Kind.RETIRED and event.job == job["job"] and plan.position == 0:
             return RETIRED
         problem = _violation(event, job, plan)
         if problem:
             return _blamed(plan, Reason("error.protocol", {"what": problem}), todo, result)
-        if event.kind == "done":
+        if event.kind == Kind.DONE:
             return DONE
         plan.since, plan.limit = event.at, function_timeout
         _accept(event, plan, todo, result, function_timeout)
@@ -207,27 +257,29 @@ def _follow_learner(run: _Run, todo: list[FunctionInfo], result: Grading, functi
 
 def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grading, function_timeout: float) -> None:
     """Take an event the plan allowed: record a verdict or move the plan on."""
-    step, kata, info = plan.next_step()
-    if event.kind == "importing":
+    step = plan.due()
+    assert step is not None   # _violation lets through only ``done`` once every step is taken
+    info = step.function
+    if event.kind == Kind.IMPORTING:
+        plan.working = step
         plan.position += 1
-        plan.current = ("kata", kata)
         plan.usable = tuple(event.fields["devices"])
-    elif event.kind == "kata_error":
+    elif event.kind == Kind.KATA_ERROR:
         key, fields = event.fields["reason"]
-        for victim in [f for f in pending if f.kata == kata]:
+        for victim in [f for f in pending if f.kata == step.kata]:
             _finish(victim, Verdict(Status.ERROR, reason=Reason(key, fields)), pending, result)
-        while plan.next_step()[1] == kata:
-            plan.position += 1
-        plan.current = None
-    elif event.kind == "start":
+        plan.skip_kata(step.kata)
+    elif event.kind == Kind.START:
         assert info is not None   # _violation let a "start" through only where a function is due
-        plan.current = ("function", info)
+        plan.working = step
         plan.started = event.at
         plan.limit = time_limit(result.expected.get(info.qualified, {}), function_timeout)
-    elif event.kind == "missing":
+    elif event.kind == Kind.MISSING:
+        assert info is not None
         _finish(info, Verdict(Status.ERROR, reason=Reason("error.not_found", {})), pending, result)
         plan.advance()
-    elif event.kind == "observed":
+    elif event.kind == Kind.OBSERVED:
+        assert info is not None
         result.durations[info.qualified] = event.at - plan.started
         if info in pending:
             _finish(info, verdict_for(result.expected[info.qualified], event.fields["observations"], plan.usable),
@@ -237,28 +289,28 @@ def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grad
 
 def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     """Why ``event`` is not the one the job expects next (None when it is)."""
-    if event.kind == "malformed":
+    if event.kind == Kind.MALFORMED:
         return event.fields.get("why", "malformed")
     if event.job != job["job"]:
         return "an event of another job"
-    step, kata, info = plan.next_step()
-    if step == "importing":
-        return _not_importing(event, kata)
-    if step == "function":
-        assert info is not None   # a function step names its function
-        if plan.current == ("function", info):
-            return _not_observations(event, kata, info)
-        if event.kind == "kata_error" and plan.current == ("kata", kata):
-            return _malformed_kata_error(event.fields.get("reason"))
-        if event.kind != "start" or (event.fields.get("kata"), event.fields.get("function")) != (kata, info.name):
-            return f"'{event.kind}' where 'start {info.qualified}' was due"
-        return None
-    return None if event.kind == "done" else f"'{event.kind}' after the last function"
+    step = plan.due()
+    if step is None:
+        return None if event.kind == Kind.DONE else f"'{event.kind}' after the last function"
+    info = step.function
+    if info is None:
+        return _not_importing(event, step.kata)
+    if plan.working == step:
+        return _not_observations(event, step.kata, info)
+    if event.kind == Kind.KATA_ERROR and plan.working == Step(step.kata):
+        return _malformed_kata_error(event.fields.get("reason"))
+    if event.kind != Kind.START or (event.fields.get("kata"), event.fields.get("function")) != (step.kata, info.name):
+        return f"'{event.kind}' where 'start {info.qualified}' was due"
+    return None
 
 
 def _not_importing(event: Event, kata: str) -> str | None:
     """Why ``event`` is not the ``importing`` of ``kata``, with the devices the child can use."""
-    if event.kind != "importing" or event.fields.get("kata") != kata:
+    if event.kind != Kind.IMPORTING or event.fields.get("kata") != kata:
         return f"'{event.kind}' where 'importing {kata}' was due"
     devices = event.fields.get("devices")
     if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
@@ -268,10 +320,10 @@ def _not_importing(event: Event, kata: str) -> str | None:
 
 def _not_observations(event: Event, kata: str, info: FunctionInfo) -> str | None:
     """Why ``event`` is not the observations (or the ``missing``) of the function being graded."""
-    if event.kind not in ("observed", "missing") or \
+    if event.kind not in (Kind.OBSERVED, Kind.MISSING) or \
             (event.fields.get("kata"), event.fields.get("function")) != (kata, info.name):
         return f"'{event.kind}' where the observations of {info.qualified} were due"
-    if event.kind == "observed" and not isinstance(event.fields.get("observations"), dict):
+    if event.kind == Kind.OBSERVED and not isinstance(event.fields.get("observations"), dict):
         return "observations that are not a table"
     return None
 
@@ -416,13 +468,13 @@ def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed
     """Charge a hang, a crash or a violation to what the learner child was doing: one function,
     one kata's import, or (between functions) the next function due. Returns ``CUT_SHORT``: the
     process must be replaced."""
-    current = plan.current
-    if current is None:
+    working = plan.working
+    if working is None:
         victims = pending[:1]
-    elif current[0] == "kata":
-        victims = [f for f in pending if f.kata == current[1]]
+    elif working.function is None:
+        victims = [f for f in pending if f.kata == working.kata]
     else:
-        victims = [current[1]] if current[1] in pending else pending[:1]
+        victims = [working.function] if working.function in pending else pending[:1]
     for info in victims:
         _finish(info, Verdict(Status.ERROR, reason=reason, printed=printed), pending, result)
     return CUT_SHORT

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
 
 from ..aspects import ASPECTS, Judging
-from .compare import Difference, Tolerance, error_text
+from ..aspects.compare import Difference, Tolerance, error_text
+from ..records import Reason
 
 
 class Status(str, Enum):
@@ -20,13 +20,6 @@ class Status(str, Enum):
 
     def __str__(self) -> str:
         return self.value
-
-
-class Reason(NamedTuple):
-    """Why a function errored: a message key of ``text.MESSAGES`` and the fields it is formatted with."""
-
-    key: str
-    fields: dict
 
 
 @dataclass

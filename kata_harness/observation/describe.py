@@ -17,10 +17,13 @@ from ..content.messages import shortened
 from ..records import TENSOR_FACTS, device_name, plain
 from . import containers
 
-# Any: its descriptors are read unbound (``_Base.dtype.__get__(t)``), which the stubs do not describe.
-_Base: Any = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
-_PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
-_no_torch_function = torch._C.DisableTorchFunction
+# What the observing room reads tensors with, past anything a learner patched or subclassed:
+# torch's own tensor base class (Any: its descriptors are read unbound, ``TENSOR_BASE.dtype.__get__(t)``,
+# which the stubs do not describe), the classes described as plain tensors, and the context in
+# which no ``__torch_function__`` override runs.
+TENSOR_BASE: Any = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase   # renamed in torch 2.3
+PLAIN_TENSORS = (torch.Tensor, torch.nn.Parameter)
+torch_functions_off = torch._C.DisableTorchFunction
 
 SMALL_TENSOR = 8             # tensors up to this many elements are shown with their values
 
@@ -31,7 +34,7 @@ SMALL_TENSOR = 8             # tensors up to this many elements are shown with t
 
 def _tensor_values(t):
     """A tensor's values as plain data (None on the meta device)."""
-    return next(fact for fact in TENSOR_FACTS if fact.name == "values").read(_Base, t)
+    return next(fact for fact in TENSOR_FACTS if fact.name == "values").read(TENSOR_BASE, t)
 
 
 def describe(obj, *, before: dict | None = None, path: str = "", depth: int = 0) -> dict:
@@ -40,7 +43,7 @@ def describe(obj, *, before: dict | None = None, path: str = "", depth: int = 0)
     ``before`` maps paths to (id, data pointer) recorded before the call; when given, tensors
     also report whether they are still the same object in the same memory, and their ``.grad``.
     """
-    with _no_torch_function():
+    with torch_functions_off():
         return _describe(obj, before, path, depth)
 
 
@@ -48,7 +51,7 @@ def _describe(obj, before, path, depth):
     kind = type(obj)
     if depth > 12:
         return {"kind": "object", "class": "too deeply nested"}
-    if kind in _PLAIN_TENSORS:
+    if kind in PLAIN_TENSORS:
         return _describe_tensor(obj, before, path, depth)
     if isinstance(obj, torch.Tensor):
         return {"kind": "tensor-subclass", "class": kind.__name__}
@@ -71,11 +74,11 @@ def _describe(obj, before, path, depth):
 def _describe_tensor(obj, before, path, depth) -> dict:
     """A plain tensor's facts (``records.TENSOR_FACTS``); with ``before``, also whether it is still the
     same object in the same memory, and its ``.grad``."""
-    desc = {"kind": "tensor", "class": type(obj).__name__, **{fact.name: fact.read(_Base, obj) for fact in TENSOR_FACTS}}
+    desc = {"kind": "tensor", "class": type(obj).__name__, **{fact.name: fact.read(TENSOR_BASE, obj) for fact in TENSOR_FACTS}}
     if before is not None:
-        desc["same_object"] = before.get(path) == _identity(obj)
+        desc["same_object"] = before.get(path) == identity(obj)
         # Only leaves keep .grad (reading it on a non-leaf just warns).
-        grad = _Base.grad.__get__(obj) if desc["leaf"] else None
+        grad = TENSOR_BASE.grad.__get__(obj) if desc["leaf"] else None
         desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
     return desc
 
@@ -113,14 +116,15 @@ def _describe_container(obj, inner, before, path, depth) -> dict:
     return desc
 
 
-def _identity(t) -> tuple:
-    ptr = 0 if _Base.device.__get__(t).type == "meta" else _Base.data_ptr(t)
+def identity(t) -> tuple:
+    """What tells one tensor from another after a call: the object, and where its memory starts."""
+    ptr = 0 if TENSOR_BASE.device.__get__(t).type == "meta" else TENSOR_BASE.data_ptr(t)
     return (id(t), ptr)
 
 
-def _tensors_by_path(obj, path: str = "") -> dict:
+def tensors_by_path(obj, path: str = "") -> dict:
     """Every plain tensor inside ``obj`` (lists, tuples, dicts), by the path ``describe`` uses."""
-    return {where: leaf for where, leaf in containers.leaves(obj, path) if type(leaf) in _PLAIN_TENSORS}
+    return {where: leaf for where, leaf in containers.leaves(obj, path) if type(leaf) in PLAIN_TENSORS}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,13 +133,13 @@ def _tensors_by_path(obj, path: str = "") -> dict:
 
 def render(obj, depth: int = 0) -> str:
     """A short, readable rendering of an argument, for the "Called ..." line."""
-    with _no_torch_function():
+    with torch_functions_off():
         return _render(obj, depth)
 
 
 def _render(obj, depth):
     kind = type(obj)
-    if kind in _PLAIN_TENSORS:
+    if kind in PLAIN_TENSORS:
         return _render_tensor(obj)
     if kind is np.ndarray:
         if 0 < obj.size <= SMALL_TENSOR and obj.dtype != object:
@@ -157,17 +161,17 @@ def _render(obj, depth):
 
 def _render_tensor(obj) -> str:
     """``tensor([1., 2.], dtype=float64, device='meta', requires_grad=True)``, or its shape when large."""
-    shape = tuple(_Base.shape.__get__(obj))
-    dtype = str(_Base.dtype.__get__(obj)).replace("torch.", "")
-    device = _Base.device.__get__(obj)
+    shape = tuple(TENSOR_BASE.shape.__get__(obj))
+    dtype = str(TENSOR_BASE.dtype.__get__(obj)).replace("torch.", "")
+    device = TENSOR_BASE.device.__get__(obj)
     extras = [] if dtype == "float32" else [f"dtype={dtype}"]
     if device.type != "cpu":
         extras.append(f"device='{device_name(device)}'")
-    if _Base.requires_grad.__get__(obj):
+    if TENSOR_BASE.requires_grad.__get__(obj):
         extras.append("requires_grad=True")
-    if not _Base.is_contiguous(obj):
+    if not TENSOR_BASE.is_contiguous(obj):
         extras.append("non-contiguous")
-    small = 0 < _Base.numel(obj) <= SMALL_TENSOR and device.type != "meta"
+    small = 0 < TENSOR_BASE.numel(obj) <= SMALL_TENSOR and device.type != "meta"
     body = _render_values(_tensor_values(obj)) if small else f"<shape {shape}>"
     return f"tensor({', '.join([body, *extras])})"
 
@@ -190,7 +194,7 @@ def _render_module(obj) -> str:
     children = [type(c).__name__ for c in obj.children()]
     inner = ", ".join(children) if children else obj.extra_repr()
     flag = "" if obj.training else ", eval mode"
-    place = next((f", {str(_Base.dtype.__get__(p)).replace('torch.', '')} on {device_name(_Base.device.__get__(p))}"
+    place = next((f", {str(TENSOR_BASE.dtype.__get__(p)).replace('torch.', '')} on {device_name(TENSOR_BASE.device.__get__(p))}"
                   for p in obj.parameters()), "")
     return f"{type(obj).__name__}({inner}{place}{flag})"
 

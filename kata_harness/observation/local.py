@@ -1,7 +1,7 @@
-"""Load kata modules and grade functions in one process.
+"""Load kata modules and observe functions in one process.
 
-Used by the pytest plugin, by the self-tests, and by the grading child (which observes here
-and leaves the judging to grade.py's parent).
+Used by the grading child (which observes here and leaves the judging to grade.py's parent), by
+the pytest plugin (which judges in the same process) and by the self-tests.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import torch
 
-from ..judging.compare import Tolerance
-from ..judging.verdicts import Reason, Verdict, judge
+from ..aspects.compare import Tolerance
 from ..layout import LAYOUT
-from ..spec import Function, Kata
+from ..records import Reason
 from .observe import call_catching, observe_function
+from .spec import Function, Kata
 
 # Kata tensors are tiny: extra threads only add wake-up latency (tens of ms per op on 2 cores).
 torch.set_num_threads(1)
@@ -84,19 +84,3 @@ def observe_devices(fn, spec: Function, kata: str, devices, learner_file=None, e
         if any(o.get("raised", {}).get("todo") for o in observed[device]):
             break
     return observed
-
-
-def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_file=None,
-                   devices=None) -> Verdict:
-    """Grade ``learner_fn`` against ``reference_fn`` in this process."""
-    usable, skipped = devices_for(spec)
-    devices = usable if devices is None else devices
-    verdict = grade_against(spec, kata, learner_fn, observe_devices(reference_fn, spec, kata, devices), learner_file)
-    verdict.skipped = skipped
-    return verdict
-
-
-def grade_against(spec: Function, kata: str, learner_fn, expected: dict, learner_file=None) -> Verdict:
-    """Grade ``learner_fn`` against recorded observations (``{device: [case observations]}``)."""
-    yours = observe_devices(learner_fn, spec, kata, list(expected), learner_file)
-    return judge(spec.aspects, tolerance_of(spec), yours, expected)

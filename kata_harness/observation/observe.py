@@ -24,9 +24,9 @@ import torch
 from ..aspects import ASPECTS, Instruments, ObservedCall
 from ..content.messages import shortened
 from ..records import Observation, Raised
-from ..spec import Call, Case, Function
 from . import containers, seeding
-from .describe import _PLAIN_TENSORS, _Base, _identity, _no_torch_function, _tensors_by_path, describe, render_call
+from .describe import PLAIN_TENSORS, TENSOR_BASE, describe, identity, render_call, tensors_by_path, torch_functions_off
+from .spec import Call, Case, Function
 
 _WARNING_FILTERS = list(warnings.filters)
 _get_rng_state = torch.get_rng_state
@@ -60,7 +60,7 @@ def reset_global_state() -> None:
 
 def rng_digest() -> str:
     """A fingerprint of the global torch CPU RNG state."""
-    return hashlib.sha1(bytes(_Base.tolist(_get_rng_state()))).hexdigest()
+    return hashlib.sha1(bytes(TENSOR_BASE.tolist(_get_rng_state()))).hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,15 +153,15 @@ def parameter_names(fn, count: int) -> list[str]:
 
 def poke(obj) -> None:
     """Change every tensor and array inside ``obj`` in place (no autograd), where possible."""
-    with _no_torch_function(), torch.no_grad():
-        for t in _tensors_by_path(obj).values():
-            if _Base.device.__get__(t).type == "meta":
+    with torch_functions_off(), torch.no_grad():
+        for t in tensors_by_path(obj).values():
+            if TENSOR_BASE.device.__get__(t).type == "meta":
                 continue
             try:
-                if _Base.dtype.__get__(t) == torch.bool:
-                    _Base.logical_not_(t)
+                if TENSOR_BASE.dtype.__get__(t) == torch.bool:
+                    TENSOR_BASE.logical_not_(t)
                 else:
-                    _Base.add_(t, 1)
+                    TENSOR_BASE.add_(t, 1)
             except RuntimeError:
                 pass  # e.g. an expanded view: not writable, so it cannot leak either
     for a in _arrays(obj):
@@ -209,8 +209,8 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
 def _identities(args, kwargs) -> dict:
     found = {}
     for path, value in [(f"{i}", a) for i, a in enumerate(args)] + list(kwargs.items()):
-        found.update(_tensors_by_path(value, path))
-    return {path: _identity(t) for path, t in found.items()}
+        found.update(tensors_by_path(value, path))
+    return {path: identity(t) for path, t in found.items()}
 
 
 def _again(fn, case, seed, target, learner_file):
@@ -221,8 +221,8 @@ def _again(fn, case, seed, target, learner_file):
     return args, kwargs, result, error
 
 
-INSTRUMENTS = Instruments(describe=describe, tensors_by_path=_tensors_by_path, plain_tensors=_PLAIN_TENSORS, base=_Base,
-                          torch_functions_off=_no_torch_function, backward=_autograd_backward, poke=poke,
+INSTRUMENTS = Instruments(describe=describe, tensors_by_path=tensors_by_path, plain_tensors=PLAIN_TENSORS, base=TENSOR_BASE,
+                          torch_functions_off=torch_functions_off, backward=_autograd_backward, poke=poke,
                           rng_digest=rng_digest, call_catching=call_catching, probe_call=Call)
 
 

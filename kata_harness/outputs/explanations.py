@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..aspects.compare import Difference, tidy_cut
 from ..content.curriculum import FunctionInfo
 from ..content.messages import LANGUAGES, MESSAGES, message, pick
-from ..judging.compare import Difference, tidy_cut
 from ..judging.verdicts import Status, Verdict
 
 BACKWARD_CUT = 300   # the grading child keeps this many characters of a backward() error

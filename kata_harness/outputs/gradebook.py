@@ -1,6 +1,8 @@
-"""What the JSON gradebook of ``grade.py batch`` keeps of each function of each submission.
+"""The gradebook of ``grade.py batch``: each submission's row, and the CSV or JSON file of the rows.
 
-The CSV has only points; the JSON row of a submission also has ``functions``: for each function its
+A row holds the submission's name, its score, each function's points and the notes on it. The CSV
+has only those columns (its cells neutralised against formula injection, a UTF-8 byte order mark
+first so that spreadsheets show Chinese names); the JSON row of a submission also has ``functions``: for each function its
 status and points and, for a failure, the pitfall that caught it (its key, its title in both
 languages, the lesson section) and the example a class report shows (the call and what differed).
 Texts are kept in both languages, as the curriculum keeps them, so that a report can be drawn in
@@ -8,6 +10,12 @@ either from any stored gradebook, and a cached row stays right whatever language
 """
 
 from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
 
 from ..content.curriculum import FunctionInfo
 from ..content.messages import LANGUAGES
@@ -44,3 +52,39 @@ def function_entries(functions: list[FunctionInfo], verdicts: dict | None) -> di
     """``function_entry`` of every function, by its qualified name (``verdicts`` None: not graded)."""
     return {info.qualified: function_entry(None if verdicts is None else verdicts[info.qualified], info)
             for info in functions}
+
+
+def row(name: str, notes: list[str], functions: list[FunctionInfo], verdicts: dict | None) -> dict:
+    """The gradebook row of the submission ``name`` (``verdicts`` None: it could not be graded, all
+    zeros): the CSV's columns, then each function's details for the JSON (``function_entries``)."""
+    entry: dict[str, Any] = {"submission": name, "score": 0, "max_score": sum(f.points for f in functions)}
+    for info in functions:
+        passed = verdicts is not None and verdicts[info.qualified].status == Status.PASSED
+        entry[info.qualified] = info.points if passed else 0
+        entry["score"] += entry[info.qualified]
+    entry["notes"] = "; ".join(notes)
+    entry["functions"] = function_entries(functions, verdicts)   # the JSON's details (the CSV keeps its columns)
+    return entry
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def neutralise(cell):
+    """A CSV cell that a spreadsheet will not run as a formula (text starting =, +, -, @ gets a ')."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
+
+
+def encode(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> bytes:
+    """The bytes of the gradebook file ``out``: JSON (every row with its details) for a ``.json``
+    name, else CSV (the columns only)."""
+    if out.suffix == ".json":
+        return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
+    writer.writeheader()
+    writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
+    return text.getvalue().encode("utf-8-sig")

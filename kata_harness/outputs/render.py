@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from ..content.curriculum import FunctionInfo, KataInfo
 from ..content.messages import message
@@ -14,54 +14,82 @@ from . import official, summary
 from .text import text
 
 
-@dataclass
-class Printout:
-    """One grading, ready to be printed in any format: its JSON document (``doc``), the katas and
-    the functions graded, the grading itself (for durations), the language, the solutions folder
-    (``solutions``, as read; ``shown``, as named to the learner), the integrity check, the problem the
-    result formats put on every test instead of a score (``tampered``), Gradescope's ``visibility``,
-    the run's wall time, and whether the text may be coloured."""
+class _Run(Protocol):
+    """What rendering reads of a grading run (``api.GradingRun``)."""
 
-    doc: dict
-    katas: list[KataInfo]
-    functions: list[FunctionInfo]
-    grading: Grading
-    lang: str
-    solutions: Path
-    shown: str
-    integrity: Integrity
-    tampered: str | None = None
-    visibility: str = "visible"
-    wall_time: float = 0.0
-    colour: bool = False
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def solutions(self) -> Path: ...
+
+    @property
+    def shown(self) -> str: ...
+
+    @property
+    def visibility(self) -> str: ...
 
 
-def render(printout: Printout, output_format: str) -> str:
-    """What ``grade.py --format FORMAT`` prints: text (the learner's table, and a line when learner
-    code ran without a sandbox), json, classroom, gradescope, markdown, or workflow (the practice
-    workflow's reporter result, the log's text and the job summary, from the one grading)."""
-    p = printout
-    infos = {f.qualified: f for f in p.functions}
+class Graded(Protocol):
+    """One grading, as every format prints it (``api.Result``): its JSON document, the katas and
+    the functions graded, the grading itself (for durations), the integrity check, the problem the
+    result formats put on every test instead of a score (``tampered``), the run's wall time, and
+    the run (its language, its solutions folder as read and as ``shown``, Gradescope's visibility)."""
+
+    @property
+    def run(self) -> _Run: ...
+
+    @property
+    def doc(self) -> dict: ...
+
+    @property
+    def katas(self) -> list[KataInfo]: ...
+
+    @property
+    def functions(self) -> list[FunctionInfo]: ...
+
+    @property
+    def grading(self) -> Grading: ...
+
+    @property
+    def integrity(self) -> Integrity: ...
+
+    @property
+    def tampered(self) -> str | None: ...
+
+    @property
+    def wall_time(self) -> float: ...
+
+
+def render(graded: Graded, output_format: str, *, colour: bool = False) -> str:
+    """What ``grade.py --format FORMAT`` prints: text (the learner's table, coloured where
+    ``colour``, and a line when learner code ran without a sandbox), json, classroom, gradescope,
+    markdown, or workflow (the practice workflow's reporter result, the log's text and the job
+    summary, from the one grading)."""
+    g, lang = graded, graded.run.lang
     if output_format == "json":
-        return json.dumps(p.doc, ensure_ascii=False, indent=1)
+        return json.dumps(g.doc, ensure_ascii=False, indent=1)
     if output_format == "classroom":
-        return json.dumps(_reporter(p, infos), ensure_ascii=False)
+        return json.dumps(_reporter(g), ensure_ascii=False)
     if output_format == "gradescope":
-        overview = summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered, details=False)
-        return json.dumps(official.gradescope(p.doc, infos, tampered=p.tampered, visibility=p.visibility,
-                                              summary=overview, wall_time=p.wall_time), ensure_ascii=False, indent=1)
+        overview = summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered, details=False)
+        infos = {f.qualified: f for f in g.functions}
+        return json.dumps(official.gradescope(g.doc, infos, tampered=g.tampered, visibility=g.run.visibility,
+                                              summary=overview, wall_time=g.wall_time), ensure_ascii=False, indent=1)
     if output_format == "markdown":
-        return summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered)
+        return summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered)
     if output_format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
-        return json.dumps({"classroom": _reporter(p, infos), "text": text(p.doc, p.katas, lang=p.lang, integrity=p.integrity),
-                           "markdown": summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered)},
+        return json.dumps({"classroom": _reporter(g), "text": text(g.doc, g.katas, lang=lang, integrity=g.integrity),
+                           "markdown": summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered)},
                           ensure_ascii=False)
-    shown_text = text(p.doc, p.katas, lang=p.lang, integrity=p.integrity, colour=p.colour)
-    if p.doc.get("sandbox") == "none":
-        shown_text += "\n" + message("sandbox.none", p.lang)
+    shown_text = text(g.doc, g.katas, lang=lang, integrity=g.integrity, colour=colour)
+    if g.doc.get("sandbox") == "none":
+        shown_text += "\n" + message("sandbox.none", lang)
     return shown_text
 
 
-def _reporter(p: Printout, infos: dict) -> dict:
+def _reporter(g: Graded) -> dict:
     """The autograding reporter's result for one grading."""
-    return official.classroom(p.doc, infos, p.grading, solutions=p.solutions, shown=p.shown, tampered=p.tampered)
+    infos = {f.qualified: f for f in g.functions}
+    return official.classroom(g.doc, infos, g.grading, solutions=g.run.solutions, shown=g.run.shown,
+                              tampered=g.tampered)

@@ -1,0 +1,255 @@
+"""The project's own Python API: one grading run, settled once, and what grading it gives.
+
+Every command that grades (``grade``, ``watch``, ``check``, ``batch``) and every self-test that
+checks a grading builds one ``GradingRun``: the functions, the solutions folder, the language,
+the source of expected results, the secret, whether the grade is official, the sandbox, the time
+limits, and the factories of the processes learner code and the reference run in. It is built
+from keyword arguments (``settle``) or from a parsed command line (``from_args``), and every
+choice in it is made there, once: nothing downstream decides again.
+
+    >>> from kata_harness import api
+    >>> run = api.settle(["k01"], solutions="reference", lang="en")      # doctest: +SKIP
+    >>> result = api.grade_submission(run)                               # doctest: +SKIP
+    >>> result.doc["score"], result.render("markdown")                  # doctest: +SKIP
+
+``grade_submission`` grades one folder of solutions and returns a ``Result``: the JSON document
+and everything each ``--format`` prints. A refusal (an unknown kata, a folder that is not there,
+no source of expected results, an unreadable secret file) raises ``UsageError``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, load_curriculum, resolve
+from .content.messages import default_language, message
+from .isolation import channel, sandbox
+from .judging import hidden, integrity, judge
+from .judging.expectations import NoExpectations, Source, open_source, source_name
+from .judging.hidden import HiddenCases
+from .judging.integrity import Integrity
+from .judging.judge import FUNCTION_TIMEOUT, Grading
+from .judging.verdicts import Status, Verdict
+from .layout import ROOT
+from .outputs import render as rendering
+from .outputs.document import HowItRan, document
+from .outputs.text import integrity_text
+from .records import Reason
+from .usage import UsageError
+
+DEADLINE = 600.0   # seconds within which grade.py prints a complete result (``--deadline``)
+LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed) -> the lane its jobs run on
+
+
+@dataclass(frozen=True)
+class Processes:
+    """Where a run's code runs: ``lanes`` makes the learner's lane for a solutions folder
+    (``channel.learner_lane``: a zygote on Linux, a serial child elsewhere), ``referee`` the child
+    that observes the reference for one job. grade.py starts fresh ones for every run; the
+    self-tests pass factories of warm ones they keep for a whole test run."""
+
+    lanes: LaneFactory = channel.learner_lane
+    referee: Callable[[], channel.GradingChild] = channel.Child
+
+
+class _FromEnvironment(Enum):
+    """``settle``'s default secret: ``--secret-file`` if given, else the ``KATA_SECRET`` variable."""
+
+    SECRET = "the KATA_SECRET variable"
+
+
+FROM_ENVIRONMENT = _FromEnvironment.SECRET
+
+
+@dataclass(frozen=True, kw_only=True)
+class GradingRun:
+    """One grading, settled: what is graded (``functions`` of ``katas``, from ``solutions``, shown
+    to the learner as ``shown``), in which language, against which source (``against``:
+    ``reference`` or ``answer-key``), whether it counts (``official``, with the instructor's
+    ``secret`` for the hidden cases), how learner code runs (``sandbox``), its time limits (per
+    function; ``deadline``: seconds from ``started`` within which the whole result is printed, or
+    None), the output format and Gradescope's visibility, and the ``processes`` it runs in."""
+
+    katas: tuple[KataInfo, ...]
+    functions: tuple[FunctionInfo, ...]
+    solutions: Path
+    shown: str
+    lang: str
+    against: str
+    official: bool
+    secret: str | None = field(default=None, repr=False)
+    sandbox: sandbox.Mode = sandbox.NONE
+    function_timeout: float = FUNCTION_TIMEOUT
+    deadline: float | None = None
+    output_format: str = "text"
+    visibility: str = "visible"
+    started: float = field(default_factory=time.monotonic)
+    processes: Processes = field(default_factory=Processes, compare=False)
+
+    @property
+    def sandboxed(self) -> bool:
+        """Whether learner code runs under bubblewrap."""
+        return self.sandbox == sandbox.BUBBLEWRAP
+
+    def expectations(self) -> Source:
+        """A fresh source of expected results for one grading (``against``; the live reference is
+        observed by a child of ``processes.referee``)."""
+        try:
+            return open_source(ROOT, self.against, official=self.official, referee=self.processes.referee)
+        except NoExpectations as missing:
+            raise UsageError(message(str(missing), self.lang)) from None
+
+    def lane(self, solutions: Path | None = None) -> channel.Lane:
+        """The learner's lane for ``solutions`` (default: this run's), sandboxed as the run is."""
+        return self.processes.lanes(solutions or self.solutions, sandboxed=self.sandboxed)
+
+    def hidden_cases(self, source: Source) -> HiddenCases:
+        """This run's hidden cases (none in practice), given to ``source``."""
+        cases = hidden.prepare(self.secret, self.official, list(self.functions), source)
+        cases.give_to(source)
+        return cases
+
+    def time_left(self) -> float | None:
+        """Seconds left to grade in, leaving one to stop the children and print (None: no deadline)."""
+        if self.deadline is None:
+            return None
+        return max(self.deadline - (time.monotonic() - self.started) - 1.0, 0.1)
+
+    def replace(self, **changes) -> GradingRun:
+        """This run with ``changes`` (another solutions folder, say)."""
+        return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Result:
+    """What grading one run gave: its ``grading`` (a verdict per function), the JSON ``doc``, the
+    ``integrity`` check of the grading files, the problem every official format reports instead of
+    a score (``tampered``), and the run's wall time. ``render`` prints it in any format."""
+
+    run: GradingRun
+    grading: Grading
+    doc: dict
+    integrity: Integrity
+    tampered: str | None
+    wall_time: float
+
+    @property
+    def katas(self) -> list[KataInfo]:
+        """The curriculum the run graded from."""
+        return list(self.run.katas)
+
+    @property
+    def functions(self) -> list[FunctionInfo]:
+        """The functions graded."""
+        return list(self.run.functions)
+
+    def render(self, output_format: str | None = None, *, colour: bool = False) -> str:
+        """What ``grade.py --format FORMAT`` prints for this result (default: the run's format)."""
+        return rendering.render(self, output_format or self.run.output_format, colour=colour)
+
+
+def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[FunctionInfo]]:
+    """The curriculum and the functions ``selectors`` name (all when there are none); raises
+    ``UsageError`` naming the selector and the valid katas when a selector names nothing."""
+    katas = load_curriculum()
+    try:
+        return katas, resolve(list(selectors), katas)
+    except UnknownSelector as error:
+        names = ", ".join(k.name for k in katas)
+        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, katas=names)) from None
+
+
+def solutions_dir(name: str | Path) -> Path:
+    """``--solutions DIR``: a folder here (absolute, or relative to the current folder) when there
+    is one, else a folder of the project (``katas``, ``reference``) wherever grade.py runs from."""
+    path = Path(name)
+    if path.is_absolute() or (Path.cwd() / path).is_dir():
+        return path.resolve()
+    return ROOT / path
+
+
+def read_secret(secret_file: str | None, command: str = "grade.py") -> str | None:
+    """The instructor's secret (``hidden.read_secret``: ``secret_file`` or ``KATA_SECRET``; None when
+    there is none); raises ``UsageError`` when the secret file cannot be read."""
+    try:
+        return hidden.read_secret(secret_file)
+    except OSError as error:
+        raise UsageError(f"{command}: cannot read the secret file: {error}") from None
+
+
+def settle(selectors: Sequence[str] = (), *, solutions: str | Path = "katas", lang: str | None = None,
+           against: str | None = None, secret: str | None | _FromEnvironment = FROM_ENVIRONMENT,
+           secret_file: str | None = None, output_format: str = "text", sandboxed: bool | None = None,
+           function_timeout: float | None = None, deadline: float | None = None, visibility: str = "visible",
+           processes: Processes | None = None, started: float | None = None, command: str = "grade.py") -> GradingRun:
+    """A ``GradingRun`` from keyword arguments, every choice made here: the language (``KATA_LANG``,
+    then the locale, by default), the solutions folder (it must exist), the secret (``secret_file``
+    or ``KATA_SECRET`` by default; None: practice whatever the environment holds), whether the
+    grade is official (a secret, or a format that records a grade), the source of expected results,
+    and the sandbox (bubblewrap where it works, unless ``sandboxed=False``). Raises ``UsageError``."""
+    lang = lang or default_language()
+    katas, functions = select(selectors, lang)
+    folder = solutions_dir(solutions)
+    if not folder.is_dir():
+        raise UsageError(message("error.no_file", lang, file=str(solutions)))
+    if secret is FROM_ENVIRONMENT:
+        secret = read_secret(secret_file, command)
+    official = hidden.is_official(secret, output_format)
+    try:
+        chosen = source_name(ROOT, against, official=official)
+    except NoExpectations as missing:
+        raise UsageError(message(str(missing), lang)) from None
+    return GradingRun(katas=tuple(katas), functions=tuple(functions), solutions=folder,
+                      shown=str(solutions).rstrip("/"), lang=lang, against=chosen, official=official, secret=secret,
+                      sandbox=sandbox.mode(sandboxed is not False), output_format=output_format, visibility=visibility,
+                      function_timeout=function_timeout or FUNCTION_TIMEOUT, deadline=deadline,
+                      started=time.monotonic() if started is None else started, processes=processes or Processes())
+
+
+def from_args(args, *, started: float | None = None, processes: Processes | None = None,
+              practice: bool = False) -> GradingRun:
+    """A ``GradingRun`` from a parsed command line (grade's, watch's, check's or batch's options;
+    those a command lacks take their defaults). ``practice``: no secret is read (watch)."""
+    return settle(getattr(args, "selectors", ()), solutions=getattr(args, "solutions", "katas"), lang=args.lang,
+                  against=getattr(args, "against", None), secret=None if practice else FROM_ENVIRONMENT,
+                  secret_file=getattr(args, "secret_file", None), output_format=getattr(args, "format", "text"),
+                  sandboxed=not getattr(args, "no_sandbox", False), function_timeout=getattr(args, "timeout", None),
+                  deadline=getattr(args, "deadline", None), visibility=getattr(args, "visibility", "visible"),
+                  processes=processes, started=started, command=f"grade.py {getattr(args, 'command', None) or 'grade'}")
+
+
+def grade_submission(run: GradingRun) -> Result:
+    """Grade ``run`` and return its ``Result``: a verdict for every function whatever the learner
+    code does, the JSON document, and every format's printout."""
+    source = run.expectations()
+    # The learner's side imports torch (the slow part) while this process decides the hidden cases
+    # (it may decrypt the hidden key) and checks the grading files; it reads its jobs once torch is in.
+    lane = run.lane()
+    lane.start()
+    cases = run.hidden_cases(source)
+    if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
+        lane.stop()
+        checked = integrity.check(secret=run.secret)
+        grading = Grading(verdicts={f.qualified: Verdict(Status.ERROR, reason=Reason(cases.error, {}))
+                                    for f in run.functions})
+    else:
+        source.start(list(run.functions))   # the referee imports torch too, while the files are checked
+        checked = integrity.check(secret=run.secret)
+        try:
+            grading = judge.grade(list(run.functions), run.solutions, source, lane=lane, extras=cases.extras,
+                                  function_timeout=run.function_timeout, deadline=run.time_left())
+        finally:
+            source.stop()
+            lane.stop()
+    ran = HowItRan(run.sandbox.value, cases.official, cases.not_run)
+    doc = document(list(run.katas), list(run.functions), grading, lang=run.lang, solutions=run.shown,
+                   graded_against=source.name, integrity=checked, ran=ran)
+    # A secret problem is named on every test (a wrong secret also fails the manifest's signature).
+    tampered = None if checked.ok or cases.error else integrity_text(checked, run.lang)
+    return Result(run=run, grading=grading, doc=doc, integrity=checked, tampered=tampered,
+                  wall_time=time.monotonic() - run.started)

@@ -1,0 +1,248 @@
+"""The declarative vocabulary of kata tests: cases, input recipes, aspects and probes.
+
+A kata test module builds one ``Kata`` listing a ``Function`` per kata function: its seeded
+cases, the devices it is checked on, and the aspects of behaviour its contract cares about.
+Everything else (running learner and reference on identical fresh inputs, observing,
+comparing and explaining) is the harness's job.
+"""
+
+from __future__ import annotations
+
+import copy
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from ..aspects import BASIC, NAMES
+from . import containers, seeding
+
+# What ``kata_harness.spec``, the vocabulary's public name, offers.
+__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Function", "GRAD_MODE", "Kata", "Probe",
+           "Recipe", "array", "build_value", "custom", "draws_randomly", "module", "rand", "randint", "randn", "tensor",
+           "transposed"]
+
+# Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
+# ``records.TENSOR_FACTS``); "container" also requires the same sequence type as the reference's
+# (a tuple where a list is expected fails). Structure (a tensor, a list of 3, ...) is always checked.
+ALL_ASPECTS = NAMES
+
+DEVICES = ("cpu", "meta", "cuda")
+
+
+class Recipe:
+    """A lazily built input: a fresh object for every call, from the case's seeded generator.
+
+    ``random``: whether it draws from the generator, so that another seed gives another input
+    (official grading draws such cases again from the instructor's secret)."""
+
+    def __init__(self, build: Callable[[torch.Generator, torch.device], Any], random: bool = False):
+        self._build = build
+        self.random = random
+
+    def build(self, generator: torch.Generator, device: torch.device):
+        return self._build(generator, device)
+
+
+def _placed(tensor: torch.Tensor, device, test_device) -> torch.Tensor:
+    return tensor.to(test_device if device is None else torch.device(device))
+
+
+def randn(*shape, dtype=torch.float32, device=None, scale: float = 1.0, requires_grad=False) -> Recipe:
+    """Standard normal values (times ``scale``); on the test device unless ``device`` is given."""
+    def build(gen, test_device):
+        t = _placed(torch.randn(shape, generator=gen, dtype=torch.float64) * scale, device, test_device)
+        return t.to(dtype).requires_grad_(requires_grad)
+    return Recipe(build, random=True)
+
+
+def rand(*shape, low: float = 0.0, high: float = 1.0, dtype=torch.float32, device=None) -> Recipe:
+    """Uniform values in [low, high)."""
+    def build(gen, test_device):
+        t = torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low
+        return _placed(t, device, test_device).to(dtype)
+    return Recipe(build, random=True)
+
+
+def randint(low: int, high: int, *shape, dtype=torch.int64, device=None) -> Recipe:
+    """Whole numbers in [low, high), stored as ``dtype`` (which may be a float dtype)."""
+    def build(gen, test_device):
+        t = torch.randint(low, high, shape, generator=gen, dtype=torch.int64)
+        return _placed(t, device, test_device).to(dtype)
+    return Recipe(build, random=True)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False) -> Recipe:
+    """A tensor with the given values (a fresh copy each call)."""
+    def build(gen, test_device):
+        t = _placed(torch.tensor(data, dtype=dtype), device, test_device)
+        return t.requires_grad_(requires_grad)
+    return Recipe(build)
+
+
+def array(source, dtype=None) -> Recipe:
+    """A NumPy array built from plain data or from a tensor recipe (always on the CPU)."""
+    def build(gen, test_device):
+        data = source.build(gen, torch.device("cpu")) if isinstance(source, Recipe) else source
+        if isinstance(data, torch.Tensor):
+            data = data.numpy()
+        return np.array(data, dtype=dtype)
+    return Recipe(build, random=isinstance(source, Recipe) and source.random)
+
+
+def transposed(source: Recipe) -> Recipe:
+    """The transpose of a 2-D recipe: a non-contiguous view, as real code often passes."""
+    return Recipe(lambda gen, device: source.build(gen, device).t(), random=source.random)
+
+
+def module(factory: Callable[[], torch.nn.Module], device=None, dtype=None, train: bool | None = None) -> Recipe:
+    """A freshly initialised module: same seed, same weights, for learner and reference alike."""
+    def build(gen, test_device):
+        # One raw 64-bit draw, reduced here: torch.randint(0, 2**31 - 1) draws 32 bits in older
+        # torch and 64 in newer (the same seed as this one), so every version builds the same model.
+        seed = int(torch.empty((), dtype=torch.int64).random_(-2**63, None, generator=gen)) % 2**64 % (2**31 - 1)
+        with torch.random.fork_rng(devices=[]):
+            seeding.manual_seed(seed)
+            model = factory()
+        model = model.to(test_device if device is None else torch.device(device))
+        if dtype is not None:
+            model = model.to(dtype)
+        if train is not None:
+            model.train(train)
+        return model
+    return Recipe(build, random=True)
+
+
+def custom(build: Callable[[torch.Generator, torch.device], Any]) -> Recipe:
+    """Any other input: ``build(generator, device)`` returns a fresh object (taken to draw from
+    the generator)."""
+    return Recipe(build, random=True)
+
+
+DEVICE = Recipe(lambda gen, device: device)
+"""Stands for the test device itself (a ``torch.device``)."""
+
+
+def build_value(value, generator, device):
+    """Build a case argument: recipes are built, containers rebuilt, anything else deep-copied."""
+    return containers.rebuild(value, lambda leaf: leaf.build(generator, device) if isinstance(leaf, Recipe)
+                              else copy.deepcopy(leaf))
+
+
+def draws_randomly(value) -> bool:
+    """Whether building ``value`` draws from the generator (a random recipe, also inside a container)."""
+    return any(isinstance(leaf, Recipe) and leaf.random for _, leaf in containers.leaves(value))
+
+
+class Case:
+    """One call: positional and keyword arguments, possibly holding recipes.
+
+    ``label`` names the situation the case creates (e.g. ``"stale_grads"``); the curriculum
+    may give that label its own pitfall text. ``hidden=True``: the case runs only in official
+    grading (its expected result is in no file a student has).
+    """
+
+    def __init__(self, *args, label: str | None = None, hidden: bool = False, **kwargs):
+        self.args = args
+        self.kwargs = kwargs
+        self.label = label
+        self.hidden = hidden
+
+    @property
+    def randomised(self) -> bool:
+        """Whether another seed gives other inputs (official grading then draws it again)."""
+        return draws_randomly(self.args) or draws_randomly(self.kwargs)
+
+    def build(self, seed: int, device: torch.device):
+        """Fresh arguments for one call, identical for every call with the same seed and device."""
+        generator = torch.Generator().manual_seed(seed)
+        args = [build_value(a, generator, device) for a in self.args]
+        kwargs = {k: build_value(v, generator, device) for k, v in self.kwargs.items()}
+        return args, kwargs
+
+
+@dataclass
+class Call:
+    """What a probe sees: the function that was called, its arguments (after the call) and result."""
+
+    fn: Callable
+    args: list
+    kwargs: dict
+    result: Any
+
+
+@dataclass
+class Probe:
+    """An extra observation after the call: ``observe(call)`` returns what to compare between
+    learner and reference (tensors, arrays, numbers, containers). ``name`` is also the key of
+    the pitfall text in the curriculum for a difference it finds."""
+
+    name: str
+    observe: Callable[[Call], Any]
+
+
+GRAD_MODE = Probe("grad_mode", lambda call: torch.is_grad_enabled())
+"""Whether autograd records after the call, as it did before it: a function that switches it off
+globally (``torch.set_grad_enabled(False)``) and never back leaves every later computation of the
+caller without gradients."""
+
+
+@dataclass
+class Function:
+    """How one kata function is checked."""
+
+    name: str
+    cases: list
+    aspects: tuple = BASIC   # what matters about the result (see ALL_ASPECTS)
+    devices: tuple = ("cpu",)
+    rtol: float | None = None
+    atol: float | None = None
+    probes: tuple = ()
+    timeout: float | None = None   # seconds for all of its cases, when the default is too tight
+
+    def __post_init__(self):
+        unknown = set(self.aspects) - ALL_ASPECTS
+        if unknown:
+            raise ValueError(f"{self.name}: unknown aspects {sorted(unknown)}")
+        if not set(self.devices) <= set(DEVICES):
+            raise ValueError(f"{self.name}: devices must be among {DEVICES}")
+        public = [c for c in self.cases if not c.hidden]
+        if not public:
+            raise ValueError(f"{self.name}: needs at least one case that is not hidden")
+        if len(self.cases) - len(public) > len(public):
+            raise ValueError(f"{self.name}: at most as many hidden cases as public ones")
+
+    def seed(self, kata: str, index: int) -> int:
+        """A stable seed for case ``index`` (the same in every process and on every run)."""
+        return zlib.crc32(f"{kata}.{self.name}.{index}".encode())
+
+    def hidden_plan(self, kata: str) -> dict:
+        """What official grading adds to the public cases: ``{"public": count, "hidden": [[index,
+        seed], ...]}``. First the cases declared ``hidden=True`` (with their own seed), then every
+        randomised public case again, its seed (None here) to come from the instructor's secret;
+        at most as many as there are public cases, so that official grading costs at most twice."""
+        public = [i for i, case in enumerate(self.cases) if not case.hidden]
+        declared = [[i, self.seed(kata, i)] for i, case in enumerate(self.cases) if case.hidden]
+        redrawn = [[i, None] for i in public if self.cases[i].randomised]
+        return {"public": len(public), "hidden": (declared + redrawn)[:len(public)]}
+
+    def runs(self, kata: str, extras=()) -> list:
+        """(case, seed) for every call to observe: the public cases with their own seeds, then the
+        ``extras`` official grading asked for ([case index, seed] pairs), in that order."""
+        public = [(case, self.seed(kata, i)) for i, case in enumerate(self.cases) if not case.hidden]
+        return public + [(self.cases[int(index)], int(seed)) for index, seed in extras]
+
+
+@dataclass
+class Kata:
+    """All checked functions of one kata module (``name`` is the module name, e.g. k01_creation)."""
+
+    name: str
+    functions: list = field(default_factory=list)
+
+    def function(self, name: str) -> Function | None:
+        """The checks of the function called ``name``."""
+        return next((f for f in self.functions if f.name == name), None)
