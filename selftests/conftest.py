@@ -1,8 +1,18 @@
 """The self-tests' own pytest setup: fixtures/ and examples/ hold example katas and solutions, and
 winlike/ a startup hook, not tests. Self-tests run whole grading sessions, so they get a longer
-backstop than the kata tests' 60 s."""
+backstop than the kata tests' 60 s.
+
+The two tiers. A test that starts a real ``grade.py`` (or any other process that imports torch:
+pytest in a copy of the project, a batch's zygotes, a platform's script) is marked ``e2e``; the
+rest run on the grading children ``warm`` keeps for the whole run, and ``pytest selftests -m "not
+e2e"`` runs them in about a minute. The split cannot rot: every process a test starts is seen
+(``_Spawns``), and a test that starts a Python process without the mark fails, naming it.
+"""
 
 import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,10 +24,88 @@ collect_ignore_glob = ["fixtures/*", "examples/*", "winlike/*"]
 WINLIKE = Path(__file__).resolve().parent / "winlike"   # its sitecustomize.py removes the POSIX-only APIs
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "e2e: starts a real grade.py or another process that imports torch "
+                                       "(deselect with -m 'not e2e' for the one-minute loop)")
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(900))
+
+
+class _Spawns:
+    """Every process the running test starts that imports torch or is grade.py (``subprocess.Popen``
+    is where they all go through), except the grading children ``warm`` keeps for the whole run."""
+
+    def __init__(self) -> None:
+        self.current: list[str] | None = None   # the running test's, None between tests
+        self.lock = threading.Lock()
+        self._popen_init = subprocess.Popen.__init__
+
+    def install(self) -> None:
+        spawns, original = self, self._popen_init
+
+        def watched_init(popen, args, *positional, **options):
+            spawns.saw(args)
+            original(popen, args, *positional, **options)
+        subprocess.Popen.__init__ = watched_init   # type: ignore[method-assign]
+
+    def saw(self, args) -> None:
+        words = [os.fsdecode(word) for word in ([args] if isinstance(args, (str, bytes, os.PathLike)) else args)]
+        if not words or warm.keeping() or not _grades_or_imports_torch(words):
+            return
+        with self.lock:
+            if self.current is not None:
+                self.current.append(" ".join(words)[:160])
+
+
+# What a command line holds when it runs grade.py, a grading child, pytest on katas, a platform's
+# grading script, or torch itself.
+_HEAVY = ("grade.py", "pytest", "kata_harness", "autograder", "codio_grade", "torch")
+
+
+def _grades_or_imports_torch(words: list[str]) -> bool:
+    """Whether a command starts grade.py or another process that imports torch: Python running one
+    of ``_HEAVY``, a sandboxed child (bubblewrap), or a shell script (a platform's, which runs
+    grade.py)."""
+    first = Path(words[0]).name.lower()
+    if first in ("bash", "sh"):
+        return True
+    if first == "bwrap":   # what it runs: a grading child, or only a probe (``/bin/true``)
+        return any(mark in " ".join(words) for mark in _HEAVY)
+    python = words[0] == sys.executable or first.startswith("python")
+    return python and any(mark in " ".join(words) for mark in _HEAVY)
+
+
+SPAWNS = _Spawns()
+SPAWNS.install()
+_AUDIT = os.environ.get("KATA_E2E_AUDIT")   # a file: list the unmarked tests there instead of failing them
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Count what each test starts, from its set-up (its fixtures) to its tear-down."""
+    SPAWNS.current = []
+    try:
+        return (yield)
+    finally:
+        SPAWNS.current = None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test that started a Python process must be marked e2e, or the fast tier would pay for it."""
+    result = yield
+    started = list(SPAWNS.current or [])
+    if started and item.get_closest_marker("e2e") is None and _AUDIT:
+        with Path(_AUDIT).open("a", encoding="utf-8") as audit:
+            audit.write(f"{item.nodeid}\t{started[0]}\n")
+    elif started and item.get_closest_marker("e2e") is None:
+        pytest.fail(f"this test starts {len(started)} Python process(es) but is not marked e2e "
+                    f"(pytest.mark.e2e), so `-m 'not e2e'` would run it: first {started[0]!r}", pytrace=False)
+    return result
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,16 +1,18 @@
-"""The house rules the harness's folders promise (docs/architecture.md), checked on its source:
-no import cycle, an import inside a function only where it defers torch or another heavy
-dependency (with a comment saying so), and torch imported only where learner code or the
-reference is observed, never by grade.py's parent."""
+"""The house rules docs/architecture.md states, checked on the harness's source: each room imports
+only what the page's table of rooms allows (and torch only where its torch column says), no import
+cycle between rooms or modules, an import inside a function only with a comment saying why it is
+deferred, torch never loaded by grade.py's parent, and every room described."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from selftests.gradekit import ROOT
 
 HARNESS = ROOT / "kata_harness"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 # Where torch may be imported at module level: the kata vocabulary and the observing room. (The
 # grading child imports them; aspects and the child import them only inside their functions.)
 TORCH_AT_TOP = ("kata_harness.spec", "kata_harness.observation.")
@@ -39,7 +41,7 @@ def _imports(name: str, path: Path) -> list[tuple[str, bool, int, str]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     lines = path.read_text(encoding="utf-8").splitlines()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    top = {id(node) for node in tree.body}
+    top = {id(node) for node in _module_level(tree.body)}
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -57,6 +59,19 @@ def _imports(name: str, path: Path) -> list[tuple[str, bool, int, str]]:
         text = _with_reason(lines, node.lineno)
         for target in targets:
             found.append((target, id(node) in top, node.lineno, text))
+    return found
+
+
+def _module_level(body: list) -> list:
+    """The statements that run when a module is imported: its body, and what its top-level ``if``
+    and ``try`` blocks hold (``try: import tomllib`` is a module-level import)."""
+    found = []
+    for node in body:
+        found.append(node)
+        if isinstance(node, (ast.If, ast.Try)):
+            for block in (node.body, node.orelse, getattr(node, "finalbody", []),
+                          *[handler.body for handler in getattr(node, "handlers", [])]):
+                found += _module_level(block)
     return found
 
 
@@ -98,11 +113,12 @@ def test_no_import_cycle():
 
 
 def test_an_import_inside_a_function_says_why_it_is_deferred():
-    """Only to defer torch or a heavy or optional dependency, with a comment that says so."""
+    """Only to defer torch, a heavy or optional dependency or one some systems lack, with a comment
+    that says so (any module, the standard library's too)."""
     unexplained = []
     for name, path in _modules().items():
         for target, at_top, line, text in _imports(name, path):
-            if not at_top and "deferred" not in text and (target.startswith("kata_harness") or "." in target):
+            if not at_top and "deferred" not in text:
                 unexplained.append(f"{path.relative_to(ROOT)}:{line}: {target}")
     assert not unexplained, "imports inside functions without a `# deferred: ...` reason:\n" + "\n".join(
         sorted(set(unexplained)))
@@ -137,3 +153,130 @@ def test_every_room_says_what_it_holds():
         init = folder / "__init__.py"
         assert init.is_file() and ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), folder
         assert f"`{folder.name}/`" in architecture, f"docs/architecture.md does not describe {folder.name}/"
+
+
+def _room(module: str) -> str:
+    """The room a harness module belongs to, as the table names it: ``content/`` or ``api.py``."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "__init__.py"
+    return parts[1] + ("/" if (HARNESS / parts[1]).is_dir() else ".py")
+
+
+def _table() -> dict[str, tuple[str, str]]:
+    """The rows of the page's table of rooms: {room: (what it may import, its torch column)}."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text[text.index("## The rooms and what each may import"):]
+    section = section[:section.index("\n## ", 4)]
+    rows = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = (cells[1], cells[2])
+    return rows
+
+
+def _allowed(imports: str, rooms: set[str]) -> dict[str, str]:
+    """{room: condition} a row's import column allows ("" for always; "child" for the child only);
+    ``rooms``: every room but the row's own."""
+    if imports == "nothing":
+        return {}
+    every = re.fullmatch(r"every room but (.*)", imports)
+    if every:
+        return dict.fromkeys(rooms - set(re.findall(r"`([^`]+)`", every.group(1))), "")
+    allowed = {}
+    for name, condition in re.findall(r"`([^`]+)`( \(only the child[^)]*\))?", imports):
+        allowed[name] = "child" if condition else ""
+    return allowed
+
+
+def test_the_table_of_rooms_names_every_room_and_no_cycle():
+    rooms = {_room(name) for name in _modules()} - {"__init__.py"}
+    table = _table()
+    assert set(table) == rooms, f"rooms the table lacks: {sorted(rooms - set(table))}; " \
+                                f"rows for no room: {sorted(set(table) - rooms)}"
+    graph = {room: set(_allowed(imports, rooms - {room})) for room, (imports, _) in table.items()}
+    for room in graph:
+        reachable, todo = set(), list(graph[room])
+        while todo:
+            current = todo.pop()
+            if current not in reachable:
+                reachable.add(current)
+                todo.extend(graph.get(current, ()))
+        assert room not in reachable, f"the table lets {room} import a room that imports it back"
+
+
+def _torch_allowed(rule: str, module: str, at_top: bool) -> bool:
+    """Whether ``module`` may import torch itself, there, by its room's torch column."""
+    if rule == "at module level":
+        return True
+    if rule.startswith("only the child"):
+        return not at_top and module.endswith(".child")
+    if rule.startswith("deferred"):
+        return not at_top
+    return False   # "no", or "through" another room
+
+
+def _room_problem(room: str, other: str, allowed: dict, module: str, at_top: bool) -> str | None:
+    """Why ``room`` may not import ``other`` from ``module`` (None when its row allows it)."""
+    if other not in allowed:
+        return f"{room} imports {other}, which its row does not allow"
+    if allowed[other] == "child" and (at_top or not module.endswith(".child")):
+        return f"{room} imports {other} outside the child or at module level"
+    return None
+
+
+def test_every_import_is_one_the_table_of_rooms_allows():
+    """At module level and inside functions: a room imports only the rooms its row names, and
+    torch only where its torch column allows it."""
+    modules = _modules()
+    rooms = {_room(name) for name in modules} - {"__init__.py"}
+    table = _table()
+    wrong = []
+    for name, path in modules.items():
+        room = _room(name)
+        if room == "__init__.py":
+            continue
+        imports, torch_rule = table[room]
+        allowed = _allowed(imports, rooms - {room})
+        for target, at_top, line, _ in _imports(name, path):
+            where = f"{path.relative_to(ROOT)}:{line}"
+            if target.split(".")[0] == "torch" and not _torch_allowed(torch_rule, name, at_top):
+                wrong.append(f"{where}: imports torch ({room}'s torch column: {torch_rule})")
+            other = _room(target) if target in modules else room
+            problem = None if other in (room, "__init__.py") else _room_problem(room, other, allowed, name, at_top)
+            if problem:
+                wrong.append(f"{where}: {problem}")
+    assert not wrong, "\n".join(wrong)
+
+
+# The modules on either side of the parent-child protocol: they speak its vocabulary, never spell it.
+SPEAKERS = ("kata_harness.isolation.child", "kata_harness.isolation.channel", "kata_harness.judging.judge",
+            "kata_harness.judging.expectations")
+
+
+def _docstrings(tree) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def test_the_protocol_is_spelled_only_in_its_own_module():
+    """Every event kind and order word is ``isolation/protocol.py``'s: the modules that send and
+    read events use its ``Kind``, ``Mode`` and ``Order``, never the words as string literals."""
+    from kata_harness.isolation.protocol import Kind, Order
+
+    words = {kind.value for kind in Kind} | {order.value for order in Order}
+    modules = _modules()
+    spelled = []
+    for name in SPEAKERS:
+        tree = ast.parse(modules[name].read_text(encoding="utf-8"))
+        docstrings = _docstrings(tree)
+        spelled += [f"{modules[name].relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+                    if isinstance(node, ast.Constant) and node.value in words and id(node) not in docstrings]
+    assert not spelled, "protocol words spelled out instead of protocol.Kind / Order:\n" + "\n".join(spelled)

@@ -3,7 +3,8 @@
 files, and beside it what grade.py prints for it in each result format: ``results.json``
 (``--format json``), ``classroom.json``, ``gradescope.json`` and ``summary.md`` (``--format
 markdown``). Each example grades the katas whose files it holds, against the answer key, with a
-2-second time limit.
+2-second time limit. There is one example per outcome a learner can meet (``OUTCOMES``), and one
+that mixes them; ``tampered`` is graded in a student template whose grading files were edited.
 
 After a deliberate change of the formats or the messages, rewrite them with
 ``KATA_UPDATE_GOLDEN=1 python -m pytest selftests/test_examples.py`` and review the diff.
@@ -18,13 +19,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import time
 
 import pytest
 
 from kata_harness import api, commands
-from selftests.gradekit import ROOT, check_schema, run
+from selftests.gradekit import ROOT, check_schema, run, run_in, student_template
 from selftests.test_classroom import _validate_classroom
 from selftests.warm import KEPT, environment
 
@@ -35,6 +37,11 @@ EXAMPLES = ROOT / "selftests" / "examples"
 FORMATS = {"json": "results.json", "classroom": "classroom.json", "gradescope": "gradescope.json",
            "markdown": "summary.md"}
 UPDATE = bool(os.environ.get("KATA_UPDATE_GOLDEN"))
+# Each outcome a learner can meet, and the example that shows it.
+OUTCOMES = {"solved": "solved", "not started": "stubs", "a wrong answer": "wrong", "an exception": "raises",
+            "a hang": "hanging", "a crash": "crashes", "a syntax error": "syntax_error",
+            "a missing function": "missing_function", "an edited grading file": "tampered"}
+IN_TEMPLATE = ("tampered",)   # graded in a copy of the student template, by its own grade.py
 
 
 def _options(example: str) -> list[str]:
@@ -66,9 +73,7 @@ def _graded(example: str) -> dict:
     return {fmt: _stable(fmt, result.render(fmt)) for fmt in FORMATS}
 
 
-@pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir() if (path / "katas").is_dir()))
-def test_each_example_grades_as_its_golden_results(example):
-    produced = _graded(example)
+def _check_golden(example: str, produced: dict) -> None:
     check_schema(json.loads(produced["json"]))
     _validate_classroom(json.loads(produced["classroom"]))
     for fmt, name in FORMATS.items():
@@ -76,6 +81,34 @@ def test_each_example_grades_as_its_golden_results(example):
         if UPDATE:
             golden.write_text(produced[fmt], encoding="utf-8")
         assert produced[fmt] == golden.read_text(encoding="utf-8"), f"{example}: {name} differs"
+
+
+@pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir()
+                                           if (path / "katas").is_dir() and path.name not in IN_TEMPLATE))
+def test_each_example_grades_as_its_golden_results(example):
+    _check_golden(example, _graded(example))
+
+
+@pytest.mark.e2e
+def test_the_tampered_example_grades_as_its_golden_results(tmp_path_factory, tmp_path):
+    """Right answers in a student template where the student edited a grading file: every format
+    names the file, and the official ones award nothing."""
+    project = tmp_path / "template"
+    shutil.copytree(student_template(tmp_path_factory), project)
+    for path in (EXAMPLES / "tampered" / "katas").glob("k*.py"):
+        shutil.copy(path, project / "katas" / path.name)
+    with (project / "conftest.py").open("a", encoding="utf-8") as conftest:
+        conftest.write("# edited by the student\n")
+    katas = sorted(path.stem for path in (EXAMPLES / "tampered" / "katas").glob("k*.py"))
+    produced = {}
+    for fmt in FORMATS:
+        done = run_in(project, *katas, "--lang", "en", "--timeout", "2", "--format", fmt, env={**os.environ, "KATA_SANDBOX": "none"})
+        assert done.returncode == 0, done.stderr
+        produced[fmt] = _stable(fmt, done.stdout.rstrip("\n") + ("\n" if fmt == "markdown" else ""))
+    doc = json.loads(produced["json"])
+    assert doc["integrity"] == {"ok": False, "modified": ["conftest.py"]}
+    assert json.loads(produced["gradescope"])["score"] == 0
+    _check_golden("tampered", produced)
 
 
 def test_grade_py_prints_the_golden_results():
@@ -87,15 +120,20 @@ def test_grade_py_prints_the_golden_results():
     assert _stable("json", done.stdout) == (EXAMPLES / example / FORMATS["json"]).read_text(encoding="utf-8")
 
 
-def test_the_examples_cover_what_a_grading_can_say():
-    """Between them: a pass, a failure, a todo, a crash, a hang, a syntax error, an exception."""
-    said = [json.loads((path / "results.json").read_text(encoding="utf-8")) for path in sorted(EXAMPLES.iterdir())
-            if (path / "katas").is_dir()]
-    statuses = {f["status"] for doc in said for kata in doc["katas"] for f in kata["functions"]}
-    messages = " ".join(f["message"] for doc in said for kata in doc["katas"] for f in kata["functions"])
+def test_there_is_an_example_for_each_outcome_and_it_shows_it():
+    """One example per outcome a learner can meet, each saying it in its own words."""
+    said = {name: json.loads((EXAMPLES / name / "results.json").read_text(encoding="utf-8"))
+            for name in OUTCOMES.values()}
+    words = {"solved": "", "stubs": "not implemented yet", "wrong": "What differed", "raises": "raised TypeError",
+             "hanging": "took longer", "crashes": "died", "syntax_error": "syntax error",
+             "missing_function": "no function", "tampered": ""}
+    for name, doc in said.items():
+        messages = " ".join(f["message"] for kata in doc["katas"] for f in kata["functions"])
+        assert words[name] in messages, (name, words[name])
+    assert all(f["status"] == "passed" for kata in said["solved"]["katas"] for f in kata["functions"])
+    assert not said["tampered"]["integrity"]["ok"] and said["solved"]["integrity"]["ok"]
+    statuses = {f["status"] for doc in said.values() for kata in doc["katas"] for f in kata["functions"]}
     assert statuses == {"passed", "failed", "todo", "error"}
-    for words in ("died", "took longer", "syntax", "raised ValueError", "not implemented yet"):
-        assert words in messages, words
 
 
 def test_examples_have_every_golden_file():

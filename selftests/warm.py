@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import os
 import subprocess
+import threading
 import time
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -30,6 +31,24 @@ from kata_harness.layout import ROOT
 _KEPT_SANDBOXED = 4    # sandboxed zygotes kept at once (one per solutions folder it shows)
 
 
+_KEEPING = threading.local()
+
+
+@contextmanager
+def _keeping():
+    """While the kept children are started (or started again): what starts then is no test's own."""
+    _KEEPING.on = True
+    try:
+        yield
+    finally:
+        _KEEPING.on = False
+
+
+def keeping() -> bool:
+    """Whether this thread is starting a kept child now (the e2e guard does not count those)."""
+    return getattr(_KEEPING, "on", False)
+
+
 class KeptLane:
     """A learner lane that outlives one grading: the grade command stops its lane when it is done,
     but this one is stopped only when the test run ends (``stop_all``)."""
@@ -39,11 +58,13 @@ class KeptLane:
 
     def start(self) -> None:
         """Start the lane's process if none runs (the last one may have gone with a job)."""
-        self.lane.start()
+        with _keeping():
+            self.lane.start()
 
     def submit(self, job: dict) -> channel.GradingChild:
-        """Queue ``job`` on the kept lane."""
-        return self.lane.submit(job)
+        """Queue ``job`` on the kept lane (its process started again if the last one is gone)."""
+        with _keeping():
+            return self.lane.submit(job)
 
     def serves(self, handle: channel.GradingChild) -> bool:
         """Whether the kept lane still runs ``handle``'s process."""
@@ -76,10 +97,11 @@ def referee() -> channel.GradingChild:
     imported torch cannot fork (macOS, Windows)."""
     global _REFEREE
     if not channel.can_fork():
-        return channel.Child()
-    if _REFEREE is None:
-        _REFEREE = channel.Zygote()
-    _REFEREE.start()
+        return channel.Child()   # a fresh referee per job, as grade.py starts: the test's own process
+    with _keeping():
+        if _REFEREE is None:
+            _REFEREE = channel.Zygote()
+        _REFEREE.start()
     return channel.ForkedChild(_REFEREE)
 
 

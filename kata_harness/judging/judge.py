@@ -18,6 +18,7 @@ import queue
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from enum import Enum, auto
 from pathlib import Path
 
 from ..aspects.compare import Difference, Tolerance
@@ -49,7 +50,18 @@ class Grading:
         return [f for f in functions if f.qualified not in self.verdicts]
 
 
-DONE, CUT_SHORT, RETIRED, DEADLINE = "done", "cut short", "retired", "deadline"   # how following a job ended
+class Ending(Enum):
+    """How following one job ended: it sent ``done``; it was cut short (it hung, died or broke the
+    protocol: what it was doing is charged); its process retired without running it (nothing is
+    charged); the grading's deadline came."""
+
+    DONE = auto()
+    CUT_SHORT = auto()
+    RETIRED = auto()
+    DEADLINE = auto()
+
+
+DONE, CUT_SHORT, RETIRED, DEADLINE = Ending.DONE, Ending.CUT_SHORT, Ending.RETIRED, Ending.DEADLINE
 
 
 @dataclass
@@ -130,7 +142,7 @@ def by_kata(functions: list[FunctionInfo]) -> list[list[FunctionInfo]]:
     return list(katas.values())
 
 
-def _follow_job(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float, stop_at: float) -> str:
+def _follow_job(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float, stop_at: float) -> Ending:
     """Follow one job to its end and stop it; returns how it ended. A job cut short between
     functions, having decided nothing, is charged its next function, so that every restart makes
     progress."""
@@ -142,7 +154,7 @@ def _follow_job(run: _Run, todo: list[FunctionInfo], result: Grading, function_t
     return ending
 
 
-def _end_job(run: _Run, ending: str, result: Grading) -> None:
+def _end_job(run: _Run, ending: Ending, result: Grading) -> None:
     """Stop a job's handle once followed to its ``ending``. A job that did not end cleanly retires
     its process and leaves the grading ``interrupted`` (not one its process would not run: that
     job did nothing)."""
@@ -223,7 +235,7 @@ class _Plan:
 
 
 def _follow_learner(run: _Run, todo: list[FunctionInfo], result: Grading, function_timeout: float,
-                    stop_at: float) -> str:
+                    stop_at: float) -> Ending:
     """Follow one learner job's events to its end, deciding the functions in ``todo`` (those of the
     job that are still undecided). Returns how it ended: ``DONE``; ``CUT_SHORT`` when the process
     hung, died or misbehaved (what it was doing is charged); ``RETIRED`` when the process would
@@ -290,7 +302,7 @@ def _accept(event: Event, plan: _Plan, pending: list[FunctionInfo], result: Grad
 def _violation(event: Event, job: dict, plan: _Plan) -> str | None:
     """Why ``event`` is not the one the job expects next (None when it is)."""
     if event.kind == Kind.MALFORMED:
-        return event.fields.get("why", "malformed")
+        return event.fields.get("why", str(Kind.MALFORMED))
     if event.job != job["job"]:
         return "an event of another job"
     step = plan.due()
@@ -464,7 +476,7 @@ def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading
         pending.remove(info)
 
 
-def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed: str = "") -> str:
+def _blamed(plan: _Plan, reason: Reason, pending: list, result: Grading, printed: str = "") -> Ending:
     """Charge a hang, a crash or a violation to what the learner child was doing: one function,
     one kata's import, or (between functions) the next function due. Returns ``CUT_SHORT``: the
     process must be replaced."""

@@ -1,0 +1,83 @@
+"""The project's Python API (``kata_harness.api``): one grading run, settled once, and its result.
+
+The commands build their run with ``api.from_args``; a Python caller builds the same run with
+``api.settle``. Every choice is made there (the language, the secret, whether the grade is
+official, the source, the sandbox), and grading the run gives the document and every printout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from kata_harness import api, commands
+from kata_harness.isolation import sandbox
+from kata_harness.judging.expectations import ANSWER_KEY, REFERENCE
+from kata_harness.usage import UsageError
+from selftests.gradekit import check_schema
+from selftests.warm import KEPT, environment
+
+
+def _parsed(*argv: str):
+    return commands.parse(list(argv), 0.0).args
+
+
+def test_a_command_line_and_keyword_arguments_settle_the_same_run():
+    with environment({"KATA_SECRET": None, "KATA_LANG": None}):
+        from_line = api.from_args(_parsed("k01", "k03_dtypes.apply_linear", "--solutions", "reference", "--lang", "zh",
+                                          "--timeout", "3", "--format", "markdown"), started=1.0, processes=KEPT)
+        from_python = api.settle(["k01", "k03_dtypes.apply_linear"], solutions="reference", lang="zh", function_timeout=3,
+                                 output_format="markdown", deadline=api.DEADLINE, started=1.0, processes=KEPT)
+    assert from_line == from_python
+    assert [f.qualified for f in from_line.functions][-1] == "k03_dtypes.apply_linear"
+    assert from_line.lang == "zh" and from_line.function_timeout == 3 and not from_line.official
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        from_line.lang = "en"   # type: ignore[misc]
+
+
+def test_official_is_decided_once_from_the_secret_or_the_format():
+    with environment({"KATA_SECRET": None}):
+        assert not api.settle().official
+        assert api.settle(output_format="gradescope").official   # a format an instructor records a grade from
+        assert not api.settle(output_format="classroom").official   # student CI: practice
+    with environment({"KATA_SECRET": "s3cret"}):
+        settled = api.settle()
+        assert settled.official and settled.secret == "s3cret"
+        assert "s3cret" not in repr(settled)   # a run printed in a log never shows the secret
+        assert not api.settle(secret=None).official   # watch's practice, whatever the environment holds
+
+
+def test_the_source_and_the_sandbox_are_settled_too():
+    assert api.settle().against == REFERENCE   # reference/ is here
+    assert api.settle(against="answer-key").against == ANSWER_KEY
+    assert api.settle(sandboxed=False).sandbox == sandbox.NONE
+    with environment({"KATA_SANDBOX": "none"}):
+        assert api.settle().sandbox == sandbox.NONE and not api.settle().sandboxed
+
+
+@pytest.mark.parametrize(("arguments", "words"), [
+    ({"selectors": ["k99"]}, "k99"),
+    ({"solutions": "no-such-folder"}, "no-such-folder"),
+    ({"secret_file": "/no/such/secret"}, "cannot read the secret file"),
+])
+def test_a_run_that_cannot_happen_is_refused_before_anything_starts(arguments, words):
+    selectors = arguments.pop("selectors", ())
+    with pytest.raises(UsageError) as refused:
+        api.settle(selectors, lang="en", **arguments)
+    assert words in str(refused.value)
+
+
+def test_grading_a_run_gives_the_document_and_every_printout():
+    with environment({"KATA_SECRET": None}):
+        run = api.settle(["k01"], solutions="reference", lang="en", sandboxed=False, processes=KEPT)
+    result = api.grade_submission(run)
+    check_schema(result.doc)
+    assert result.doc["score"] == result.doc["max_score"] == sum(f.points for f in run.functions)
+    assert result.doc["sandbox"] == "none" and result.doc["graded_against"] == REFERENCE
+    assert json.loads(result.render("json")) == result.doc
+    assert result.render("markdown").startswith("#") and "score" in result.render("text")
+    assert {test["status"] for test in json.loads(result.render("classroom"))["tests"]} == {"pass"}
+    other = api.grade_submission(run.replace(solutions=run.solutions.parent / "katas", shown="katas"))
+    assert other.doc["score"] == 0 and other.run.functions == run.functions
