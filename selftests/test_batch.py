@@ -22,6 +22,7 @@ def _gradebook(path):
         return {row["submission"]: row for row in csv.DictReader(handle)}
 
 
+@pytest.mark.e2e
 def test_batch_scores_equal_one_by_one_grading_and_reruns_skip_unchanged(tmp_path):
     submissions = tmp_path / "submissions"
     made = make(submissions, 6)
@@ -55,6 +56,7 @@ def test_batch_scores_equal_one_by_one_grading_and_reruns_skip_unchanged(tmp_pat
     assert _gradebook(out)["student01-stub"]["k15_bmi.bmi_report"] == "2"
 
 
+@pytest.mark.e2e
 def test_batch_bad_input_is_one_clear_line(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -64,6 +66,7 @@ def test_batch_bad_input_is_one_clear_line(tmp_path):
         assert "Traceback" not in done.stderr
 
 
+@pytest.mark.e2e
 def test_unreadable_kata_file_is_noted_and_the_rest_graded(tmp_path):
     submissions = tmp_path / "submissions"
     make(submissions, 1)
@@ -87,6 +90,7 @@ def _files_digest(folder):
 BATCH_MODES = [[]] + ([["--no-sandbox"]] if sandbox.available() else [])
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(sys.platform == "win32", reason="symbolic links to /dev/zero")
 @pytest.mark.parametrize("flags", BATCH_MODES, ids=lambda f: "no-sandbox" if f else "sandbox")
 def test_no_submission_can_disturb_another(flags, tmp_path):
@@ -250,6 +254,7 @@ print(3 + 4)
 """
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/PID/mem")
 @pytest.mark.parametrize("flags", BATCH_MODES, ids=lambda f: "no-sandbox" if f else "sandbox")
 def test_no_job_can_write_into_its_zygote(flags, tmp_path):
@@ -282,6 +287,7 @@ def test_no_job_can_write_into_its_zygote(flags, tmp_path):
     assert _gradebook(out) == {name: row for name, row in book.items() if name != "b-poisoner"}
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a folder 1,200 levels deep")
 def test_batch_always_writes_its_gradebook(tmp_path):
     """A repository nested 1,200 folders deep and a folder whose name is not UTF-8 are graded, and
@@ -367,6 +373,7 @@ def _repository(folder, commits):
             _git(folder, "tag", tag, date=date)
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_deadline_grading_reads_kata_files_from_git_and_runs_nothing_from_the_repository(tmp_path):
     """``batch --at TAG|DATE`` grades each clone as git has it at the submit tag (the latest one
@@ -455,6 +462,7 @@ def _graded_one_by_one(subs: Path, functions: list, table: dict, sandboxed: bool
     return rows
 
 
+@pytest.mark.e2e
 def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(tmp_path, monkeypatch):
     """Each kata file graded apart, and a file with the same bytes graded once per run, give the
     gradebook (CSV and JSON, byte for byte) that grading each submission alone gives: for solved,

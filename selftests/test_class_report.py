@@ -67,6 +67,7 @@ def _counted(rows: list[dict]) -> tuple[dict, dict]:
     return standings, pitfalls
 
 
+@pytest.mark.e2e
 def test_the_gradebook_names_the_pitfall_of_every_failure_and_the_csv_keeps_its_columns(graded):
     made, rows, _ = graded
     by_name = {row["submission"]: row for row in rows}
@@ -132,6 +133,7 @@ def _loaded(page, path):
     return page.evaluate(READ_BACK)
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_every_number_the_browser_draws_is_the_gradebooks(graded):
     made, rows, where = graded
@@ -197,6 +199,7 @@ def test_every_number_the_browser_draws_is_the_gradebooks(graded):
                                for row in rows]
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_nothing_a_submission_named_printed_or_raised_runs_in_the_report(graded):
     _, rows, where = graded
@@ -242,6 +245,7 @@ def _report(*args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
+@pytest.mark.e2e
 def test_the_report_is_drawn_again_from_the_stored_gradebook_without_torch(graded, tmp_path):
     _, rows, where = graded
     english = _report(str(where / "gradebook.json"), "--out", str(tmp_path / "en.html"), "--lang", "en")
@@ -262,6 +266,7 @@ def test_the_report_is_drawn_again_from_the_stored_gradebook_without_torch(grade
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_the_chinese_report_in_the_browser(graded, tmp_path):
     _, _, where = graded

@@ -166,6 +166,7 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
     assert reporter["env"]["KATAS_RESULTS"].replace(" ", "") == "${{steps.katas.outputs.result}}"
 
 
+@pytest.mark.e2e
 def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades_the_answer_key(template):
     assert (template / ".github" / "workflows" / "classroom.yml").read_text() == WORKFLOW.read_text()
     assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "classroom_step.py").read_text()
@@ -177,6 +178,7 @@ def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades
     assert "-e ." not in install and " . " not in install + " "
 
 
+@pytest.mark.e2e
 def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
@@ -195,12 +197,14 @@ def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo,
     assert FILLED_PITFALL in step_summary and f"Hint: {FILLED.hint(1)}" in step_summary
 
 
+@pytest.mark.e2e
 def test_grade_py_broken_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
     (repo / "grade.py").write_text("raise SystemExit('broken on purpose')\n")
     log, step_summary, result = _run_grading_step(repo, tmp_path)
     _assert_zero_with_reason(log, step_summary, result, "grade.py did not produce a result", "broken on purpose")
 
 
+@pytest.mark.e2e
 def test_python_without_torch_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
     bare = tmp_path / "bare-venv"   # a Python without torch, as after a failed or skipped install
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, timeout=120)
@@ -208,6 +212,7 @@ def test_python_without_torch_still_records_zero_out_of_the_real_maximum(repo, t
     _assert_zero_with_reason(log, step_summary, result, "PyTorch is not installed")
 
 
+@pytest.mark.e2e
 def test_wrong_python_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
     fake = tmp_path / "old-python"   # a `python` that answers the step's probe as Python 3.8 with torch would
     fake.mkdir()
@@ -217,11 +222,13 @@ def test_wrong_python_still_records_zero_out_of_the_real_maximum(repo, tmp_path)
     _assert_zero_with_reason(log, step_summary, result, "the wrong Python", "3.8", "3.10 or newer")
 
 
+@pytest.mark.e2e
 def test_failed_install_still_records_zero_out_of_the_real_maximum(repo, tmp_path):
     log, step_summary, result = _run_grading_step(repo, tmp_path, install="failure")
     _assert_zero_with_reason(log, step_summary, result, "install", "failure")
 
 
+@pytest.mark.e2e
 def test_without_a_curriculum_a_zero_is_still_recorded(repo, tmp_path):
     (repo / "grade.py").write_text("raise SystemExit(1)\n")
     shutil.rmtree(repo / "curriculum")
@@ -265,6 +272,7 @@ def test_summary_shows_learner_text_only_as_code():
     assert "<img" not in outside and "](http" not in outside and outside.count("</details>") == 1
 
 
+@pytest.mark.e2e
 def test_deadline_prints_a_complete_result_in_time(tmp_path):
     solutions = tmp_path / "katas"
     solutions.mkdir()
@@ -285,6 +293,7 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     assert "deadline" in by_name["k15_bmi.bmi_report (point 1 of 2)"]["message"]
 
 
+@pytest.mark.e2e
 def test_tampered_template_earns_nothing_in_official_formats(repo):
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)

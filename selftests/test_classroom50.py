@@ -124,6 +124,7 @@ def _run_like_the_runner(released, checkout, tmp_path, python=sys.executable, en
             (checkout / "release-body.md").read_text(encoding="utf-8"), outputs, done.stdout + done.stderr)
 
 
+@pytest.mark.e2e
 def test_the_template_is_the_student_template_without_the_practice_workflow(released):
     template = released / "template"
     for name in ("grade.py", "README.md", "katas/k01_creation.py", "tests/answer_key.dat",
@@ -134,6 +135,7 @@ def test_the_template_is_the_student_template_without_the_practice_workflow(rele
     assert not (template / "grading-manifest.json").exists()   # its accept adds files a manifest would flag
 
 
+@pytest.mark.e2e
 def test_the_autograder_holds_what_grading_needs_and_nothing_secret(released, tmp_path):
     bundle = released / "autograder"
     assert (bundle / "autograder.py").is_file() and (bundle / "grade.py").is_file()
@@ -147,6 +149,7 @@ def test_the_autograder_holds_what_grading_needs_and_nothing_secret(released, tm
     assert packed.stat().st_size <= CLASSROOM50_PACKED_LIMIT
 
 
+@pytest.mark.e2e
 def test_run_as_the_runner_runs_it_it_writes_the_result_and_the_report(released, tmp_path):
     checkout = _checkout(released, tmp_path, [path.stem for path in (ROOT / "reference").glob("k*.py")])
     with (checkout / "katas" / "k01_creation.py").open("a") as handle:
@@ -162,6 +165,7 @@ def test_run_as_the_runner_runs_it_it_writes_the_result_and_the_report(released,
     assert filled.pitfall("dtype")["en"] in body and body.count("<details") == 1   # the first failure in full
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("sandbox", ["bubblewrap", "none"])
 def test_a_submission_that_writes_result_json_itself_earns_nothing(released, tmp_path, sandbox):
     """Learner code runs only in grade.py's children: sandboxed, it cannot reach the checkout at all;
@@ -181,6 +185,7 @@ def test_a_submission_that_writes_result_json_itself_earns_nothing(released, tmp
     assert outputs["status"] == "failure"   # the last status line is ours
 
 
+@pytest.mark.e2e
 def test_when_grading_fails_it_still_exits_0_with_0_of_the_real_maximum(released, tmp_path):
     """A Python without PyTorch and without pip (as when installing fails): the autograder exits 0, so
     that the runner publishes its result, 0 out of the real maximum, with the reason in the report."""
@@ -205,6 +210,7 @@ def test_the_autograder_installs_the_pins_of_the_practice_workflow():
     assert "torch==2.13.0" in (ROOT / "templates" / "gradescope" / "setup.sh").read_text()
 
 
+@pytest.mark.e2e
 def test_release_refuses_a_folder_inside_the_project_or_a_non_empty_one(tmp_path):
     inside = run("release", "--classroom50", str(ROOT / "katas" / "out"))
     assert inside.returncode == 2 and "inside this project" in inside.stderr

@@ -31,6 +31,7 @@ def _first(kata_index: int = 0):
 
 # --- the command line -----------------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_help_lists_every_subcommand_and_each_has_its_own_help():
     done = run("--help")
     assert done.returncode == 0 and done.stderr == ""
@@ -51,6 +52,7 @@ def test_grading_is_the_default_subcommand():
     assert statuses(implicit) == statuses(explicit)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("argv", [["--format", "nope"], ["watch", "--interval"], ["batch"], ["release"],
                                   ["hint", "x", "--level", "0"], ["check", "--nope"]],
                          ids=lambda argv: " ".join(argv))
@@ -61,6 +63,7 @@ def test_a_usage_error_is_printed_once_with_exit_status_2(argv):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.e2e
 def test_past_the_last_hint_level_says_no_more_hints_in_both_languages():
     _, function = _first()
     levels = len(function.hints)
@@ -92,6 +95,7 @@ def test_the_staleness_rule_counts_the_reference_only_in_an_instructors_project(
     assert key.stale_katas(tmp_path) == [kata.name]
 
 
+@pytest.mark.e2e
 def test_grade_and_pytest_report_a_stale_kata_alike(tmp_path):
     """Without reference/, a test module changed after the freeze makes its kata stale for grade.py and
     for plain pytest, with the same message; the other katas are graded as before."""
@@ -117,6 +121,7 @@ def test_grade_and_pytest_report_a_stale_kata_alike(tmp_path):
 
 # --- watch -------------------------------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_watch_honours_against_and_prints_the_practice_line(tmp_path):
     project = project_copy(tmp_path / "project", reference=False)
     kata, function = _first()
@@ -154,6 +159,7 @@ def _rewrite(path, change) -> None:
     path.write_text(curriculum.dumps_kata(data), encoding="utf-8")
 
 
+@pytest.mark.e2e
 def test_check_names_every_planted_fault(tmp_path):
     project = project_copy(tmp_path / "project")
     (no_stub, _), (typo, typo_fn), (hint_key, hint_fn), (no_zh, no_zh_fn), (raising, raising_fn), \
@@ -194,6 +200,7 @@ def test_check_names_every_planted_fault(tmp_path):
 
 # --- release --max-hint-level, --force -------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_only_when_forced(tmp_path):
     """One release for two promises (a release grades twice to check itself): it refuses a folder
     that holds something of the instructor's unless forced, and --max-hint-level caps the hints."""
@@ -222,6 +229,7 @@ def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_
     assert set(statuses(doc).values()) == {"todo"}
 
 
+@pytest.mark.e2e
 def test_max_hint_level_needs_the_template():
     done = run("release", "--gradescope", "x.zip", "--max-hint-level", "1")
     assert done.returncode == 2 and "--max-hint-level" in done.stderr

@@ -23,7 +23,8 @@ from kata_harness.isolation.sandbox import available
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Codio runs Linux")
+# Every test here runs grade.py or Codio's script; Codio runs Linux.
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(sys.platform == "win32", reason="Codio runs Linux")]
 
 POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
 TOTAL_POINTS = sum(POINTS.values())

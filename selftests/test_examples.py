@@ -111,6 +111,7 @@ def test_the_tampered_example_grades_as_its_golden_results(tmp_path_factory, tmp
     _check_golden("tampered", produced)
 
 
+@pytest.mark.e2e
 def test_grade_py_prints_the_golden_results():
     """What this module renders in-process is what grade.py prints (unsandboxed, as the examples
     are graded here: the document says which)."""

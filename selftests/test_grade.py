@@ -61,6 +61,7 @@ def test_function_selector():
     assert doc["score"] == doc["max_score"] == 1
 
 
+@pytest.mark.e2e
 def test_unknown_selector_is_one_clear_line_and_exit_status_2():
     done = run("k99_nothing")
     assert done.returncode == 2
@@ -103,6 +104,7 @@ def test_missing_function_is_reported_not_found_and_the_rest_is_graded(tmp_path)
     assert all(f["status"] == "passed" for n, f in found.items() if n != "k01_creation.filled")
 
 
+@pytest.mark.e2e
 def test_hint_levels():
     one = run("hint", "filled")
     three = run("hint", "k01_creation.filled", "--level", "3", "--lang", "zh")
@@ -112,6 +114,7 @@ def test_hint_levels():
     assert past.returncode == 2 and "1-3" in past.stderr
 
 
+@pytest.mark.e2e
 def test_plain_pytest_on_stubs_reports_not_implemented_without_harness_frames():
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_k01_creation.py"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
@@ -120,6 +123,7 @@ def test_plain_pytest_on_stubs_reports_not_implemented_without_harness_frames():
     assert "kata_harness/" not in done.stdout and "Traceback" not in done.stdout
 
 
+@pytest.mark.e2e
 def test_kata_tests_run_under_xdist_with_the_reference():
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
                            "--solutions", "reference"], capture_output=True, text=True, cwd=ROOT, timeout=600)

@@ -62,6 +62,7 @@ def _scores(results):
     return {test["name"]: test["score"] for test in results["tests"]}
 
 
+@pytest.mark.e2e
 def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_path):
     with zipfile.ZipFile(autograder_zip) as archive:
         modes = {entry.filename: entry.external_attr >> 16 for entry in archive.infolist()}
@@ -83,6 +84,7 @@ def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_p
         assert subprocess.run(["bash", "-n", str(root / "source" / script)]).returncode == 0, script
 
 
+@pytest.mark.e2e
 def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     submission = root / "submission"
@@ -104,6 +106,7 @@ def test_loose_files_are_graded_and_links_are_not_followed(autograder_zip, tmp_p
     assert results["execution_time"] > 0 and "grading" in log
 
 
+@pytest.mark.e2e
 def test_katas_folder_with_a_hanging_function_costs_only_that_function(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     shutil.copytree(ROOT / "reference", root / "submission" / "repo" / "katas")
@@ -122,6 +125,7 @@ def _outputs(results):
     return {test["name"]: test["output"] for test in results["tests"]}
 
 
+@pytest.mark.e2e
 def test_empty_submission_gets_zero_and_says_what_was_expected(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     (root / "submission" / "README.md").write_text("nothing to see")
@@ -131,6 +135,7 @@ def test_empty_submission_gets_zero_and_says_what_was_expected(autograder_zip, t
     assert "`katas/`" in results["output"] and "没有找到练习文件" in results["output"]
 
 
+@pytest.mark.e2e
 def test_results_are_written_when_grade_py_crashes_or_python_is_missing(autograder_zip, tmp_path):
     root = _tree(autograder_zip, tmp_path)
     shutil.copy(ROOT / "reference" / "k01_creation.py", root / "submission" / "k01_creation.py")
@@ -142,6 +147,7 @@ def test_results_are_written_when_grade_py_crashes_or_python_is_missing(autograd
     assert results["score"] == 0 and "failed before it could grade" in results["output"]
 
 
+@pytest.mark.e2e
 def test_release_refuses_a_zip_inside_the_project_or_over_an_existing_file(tmp_path):
     assert run("release", "--gradescope", str(ROOT / "reference" / "autograder.zip")).returncode == 2
     assert not (ROOT / "reference" / "autograder.zip").exists()
@@ -196,6 +202,7 @@ def evenly_spaced(start, end, count):
 """
 
 
+@pytest.mark.e2e
 def test_without_bubblewrap_learner_code_runs_as_an_unprivileged_user(autograder_zip):
     """Where bubblewrap cannot run (Docker, as on Gradescope), learner code runs as KATA_RUN_AS's
     user: it can neither read the reference or the answer key, nor kill the grader, nor write

@@ -132,6 +132,7 @@ def test_hidden_seeds_come_from_the_secret_and_fit_a_generator():
 # --- a key-lookup submission --------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 def test_key_lookup_earns_full_practice_marks_and_no_official_marks(student):
     """Unsandboxed, so that it can read tests/answer_key.dat: only the hidden cases stop it."""
     shutil.copy(LOOKUP, student / "katas" / "k01_creation.py")
@@ -149,6 +150,7 @@ def test_key_lookup_earns_full_practice_marks_and_no_official_marks(student):
         assert test["status"] == "fail" and "run only in official grading" in test["message"], test["message"]
 
 
+@pytest.mark.e2e
 def test_key_lookup_earns_nothing_in_batch_with_the_secret_and_an_honest_submission_everything(instructor, tmp_path):
     project, _ = instructor
     submissions = tmp_path / "submissions"
@@ -169,6 +171,7 @@ def test_key_lookup_earns_nothing_in_batch_with_the_secret_and_an_honest_submiss
     assert k01_scores(SECRET) == {"lookup": 0, "honest": K01_POINTS}          # ... but not on hidden cases
 
 
+@pytest.mark.e2e
 def test_gradescope_autograder_with_the_secret_grades_hidden_cases(instructor, tmp_path):
     project, _ = instructor
     archive = tmp_path / "autograder.zip"
@@ -206,6 +209,7 @@ def _variant_solution(kata: str, choice: int) -> str:
     return "\n\n".join(parts)
 
 
+@pytest.mark.e2e
 def test_honest_solutions_score_full_marks_in_practice_and_official_grading(student):
     """The reference, and k01 written with other correct idioms (every idiom of every kata is
     judged on the hidden cases in-process below)."""
@@ -222,6 +226,7 @@ def test_honest_solutions_score_full_marks_in_practice_and_official_grading(stud
 # --- a missing or wrong secret ------------------------------------------------------------------
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("problem", ["missing", "wrong", "wrong file"])
 def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(instructor, problem, tmp_path):
     _, template = instructor
@@ -243,6 +248,7 @@ def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(
     assert all("KATA_SECRET" in test["output"] for test in gradescope["tests"])
 
 
+@pytest.mark.e2e
 def test_student_ci_formats_grade_the_public_cases_without_the_secret(student):
     """classroom and workflow are practice formats: with a hidden key and no secret, an honest
     solution earns its public points there (not 0), and the summary says what official grading adds."""
@@ -256,6 +262,7 @@ def test_student_ci_formats_grade_the_public_cases_without_the_secret(student):
     assert practice["official"] is False and practice["hidden_checks_not_run"] > 0
 
 
+@pytest.mark.e2e
 def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(student):
     (student / Layout.HIDDEN_KEY).unlink()
     (student / "grading-manifest.json").unlink()   # no longer a template (that file is a grading file)
@@ -264,6 +271,7 @@ def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(
     assert _points(classroom) == (K01_POINTS, K01_POINTS)
 
 
+@pytest.mark.e2e
 def test_freeze_and_release_refuse_to_leave_the_hidden_key_behind(instructor, tmp_path):
     project, _ = instructor
     key = (project / Layout.HIDDEN_KEY).read_bytes()
@@ -290,6 +298,7 @@ def _values(data, found: set) -> set:
     return found
 
 
+@pytest.mark.e2e
 def test_no_expected_value_of_a_hidden_case_is_in_any_file_of_the_release(instructor):
     _, template = instructor
     secret_values = _values(hidden.decrypt(SECRET, template)["observations"], set())
@@ -321,6 +330,7 @@ def _corpus():
             yield info.qualified, f"{info.qualified}:reference", getattr(reference, info.name), True
 
 
+@pytest.mark.e2e
 def test_live_reference_and_encrypted_key_agree_and_every_correct_idiom_passes_the_hidden_cases(instructor):
     """For every function with hidden cases, each variant, stub and reference function is judged
     on public and hidden cases as grade.py's parent judges: against the live reference and against

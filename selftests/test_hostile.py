@@ -191,6 +191,7 @@ def _cost(name: str) -> list[str]:
     return {FUNCTION: [f"{kata}.{function}"], KATA: KATAS[kata], NOTHING: []}[cost]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("group", sorted(GROUPS))
 def test_hostile_submissions_cost_only_their_own_points(group, tmp_path):
     solutions = solutions_from_reference(tmp_path / "katas")

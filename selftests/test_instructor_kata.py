@@ -10,6 +10,8 @@ import pytest
 from selftests.gradekit import ROOT
 from selftests.once import built_once
 
+pytestmark = pytest.mark.e2e   # every test here runs grade.py or a platform's script
+
 FIXTURE = ROOT / "selftests" / "fixtures" / "instructor_kata"
 KATA = "k22_masking"
 

@@ -85,6 +85,7 @@ def test_a_kata_that_damages_its_process_costs_only_its_own_points(mode, tmp_pat
     _others_pass(json.loads(done.stdout))
 
 
+@pytest.mark.e2e
 def test_without_fork_a_damaged_child_retires_before_the_next_kata(winlike, tmp_path):
     """macOS and Windows run the katas in one warm child while it stays clean: after the damaged
     kata it finds torch and the harness patched and a thread left running, and retires."""
@@ -96,6 +97,7 @@ def test_without_fork_a_damaged_child_retires_before_the_next_kata(winlike, tmp_
     _others_pass(json.loads(done.stdout))
 
 
+@pytest.mark.e2e
 def test_watch_grades_the_other_katas_as_if_alone(tmp_path):
     """In watch mode too: the first run, and a save of the damaged kata that is graded again."""
     solutions = _damaged(tmp_path)
@@ -117,6 +119,7 @@ def test_watch_grades_the_other_katas_as_if_alone(tmp_path):
         process.kill()
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("mode", MODES)
 def test_a_hang_is_killed_and_its_zygote_grades_on(mode, tmp_path):
     """A function that hangs after starting a process of its own that holds its event pipe open:

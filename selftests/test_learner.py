@@ -25,6 +25,7 @@ def solutions(tmp_path):
     return folder
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("mode", ["file events", "polling"])
 def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
     command = [sys.executable, "grade.py", "watch", "k01", "--solutions", str(solutions), "--lang", "en",
@@ -50,6 +51,7 @@ def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
             process.kill()
 
 
+@pytest.mark.e2e
 def test_watch_survives_a_hang_and_explains_a_crash_with_its_own_output_only(solutions):
     """A save that crashes shows what that run wrote, never an earlier run's output (on Linux the
     runs share a zygote); a save that hangs is cut short, and the next save is graded as usual;
@@ -84,6 +86,7 @@ def test_watch_survives_a_hang_and_explains_a_crash_with_its_own_output_only(sol
             process.kill()
 
 
+@pytest.mark.e2e
 def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
     kata = solutions / "k01_creation.py"
     shutil.copy(ROOT / "reference" / "k01_creation.py", kata)
@@ -102,6 +105,7 @@ def test_reset_one_function_keeps_the_rest_and_backs_up_the_file(solutions):
         backup.unlink()
 
 
+@pytest.mark.e2e
 def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(solutions):
     kata = solutions / "k01_creation.py"
     kata.write_text("def filled(:\n    pass\n")   # a syntax error: one function cannot be cut out
@@ -143,6 +147,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     assert "\033[" not in piped.stdout
 
 
+@pytest.mark.e2e
 def test_pytest_on_a_kata_file_runs_that_katas_checks():
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "katas/k05_devices.py"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)

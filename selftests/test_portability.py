@@ -16,6 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from kata_harness.content.curriculum import load_curriculum
 from selftests.gradekit import ROOT, read_until, rest_of_output, solutions_from_reference
 
@@ -48,6 +50,7 @@ def test_the_hook_really_removes_the_posix_apis(winlike):
     assert done.stdout.splitlines() == ["False False False False False", "pass_fds not supported on Windows."]
 
 
+@pytest.mark.e2e
 def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
     solutions = solutions_from_reference(tmp_path / "katas")
     target = solutions / "k01_creation.py"
@@ -67,6 +70,7 @@ def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
     assert set(statuses.values()) == {"passed"} and doc["sandbox"] == "none"
 
 
+@pytest.mark.e2e
 def test_freeze_release_and_batch_without_posix_apis(winlike, tmp_path):
     copy = _project_copy(tmp_path)
     done = _grade(copy, winlike, "freeze")
@@ -84,6 +88,7 @@ def test_freeze_release_and_batch_without_posix_apis(winlike, tmp_path):
     assert rows["solved"]["score"] == rows["solved"]["max_score"] and rows["stub"]["score"] == 0
 
 
+@pytest.mark.e2e
 def test_watch_without_posix_apis(winlike, tmp_path):
     solutions = tmp_path / "katas"
     shutil.copytree(ROOT / "katas", solutions)
@@ -102,6 +107,7 @@ def test_watch_without_posix_apis(winlike, tmp_path):
             process.kill()
 
 
+@pytest.mark.e2e
 def test_an_installed_or_shadowing_harness_is_never_used(tmp_path):
     """A different `kata_harness` earlier on the import path (an old `pip install .`, a stray copy)
     changes nothing: grade.py and its children use the one beside grade.py."""
@@ -115,6 +121,7 @@ def test_an_installed_or_shadowing_harness_is_never_used(tmp_path):
     assert doc["score"] == doc["max_score"] > 0
 
 
+@pytest.mark.e2e
 def test_without_torch_one_clear_line_and_a_failure_status():
     """An interpreter without torch (here: site-packages switched off): one line naming the
     interpreter and how to activate the environment, and a non-zero exit; nobody blames the reference."""

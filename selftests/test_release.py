@@ -39,6 +39,7 @@ def _reference_bodies():
                 yield f"{path.stem}.{node.name}", WHITESPACE.sub("", text)
 
 
+@pytest.mark.e2e
 def test_template_has_everything_a_student_needs_and_no_reference(template):
     for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", Layout.MANIFEST,
                  "tests/answer_key.dat", "kata_harness/judging/judge.py", "curriculum/k01_creation.toml",
@@ -48,6 +49,7 @@ def test_template_has_everything_a_student_needs_and_no_reference(template):
     assert not (template / "selftests").exists()
 
 
+@pytest.mark.e2e
 def test_no_reference_function_body_anywhere_in_the_template(template):
     files = {path: WHITESPACE.sub("", path.read_text(encoding="utf-8", errors="replace"))
              for path in template.rglob("*") if path.is_file()}
@@ -56,6 +58,7 @@ def test_no_reference_function_body_anywhere_in_the_template(template):
     assert not leaks
 
 
+@pytest.mark.e2e
 def test_template_grades_against_its_answer_key(template):
     fresh = _grade(template)
     assert fresh["graded_against"] == "answer-key"
@@ -63,6 +66,7 @@ def test_template_grades_against_its_answer_key(template):
     assert fresh["score"] == 0
 
 
+@pytest.mark.e2e
 def test_students_pytest_works_without_reference(template, tmp_path):
     copy = tmp_path / "student"
     shutil.copytree(template, copy)
@@ -73,6 +77,7 @@ def test_students_pytest_works_without_reference(template, tmp_path):
     assert done.returncode == 0, done.stdout[-3000:]
 
 
+@pytest.mark.e2e
 def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
     copy = tmp_path / "student"
     shutil.copytree(template, copy)
@@ -93,6 +98,7 @@ def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
 # caps the hints (both need a real release, which grades twice to check itself).
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("target", [".", "tests/out", "reference", ".."])
 def test_release_never_writes_into_the_instructors_own_files(target):
     before = sorted(p.name for p in ROOT.iterdir())

@@ -175,6 +175,7 @@ def test_heartbeats_do_not_extend_the_time_limit(mode, tmp_path):
     assert [n for n in K01 if graded[n] != "passed"] == ["k01_creation.filled"]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("mode", MODES)
 def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path):
     """Learner code starts detached processes (a new session, a double fork) that would write a
@@ -201,6 +202,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
     assert not late.exists()
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("mode", MODES)
 def test_sigterm_ends_the_whole_tree(mode, tmp_path):
     solutions = solutions_from_reference(tmp_path / "katas")
@@ -226,6 +228,7 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
     assert _marked_processes(_marker(tmp_path)) == []
 
 
+@pytest.mark.e2e
 def test_sandbox_hides_the_answers_and_other_files(tmp_path):
     """Inside the sandbox learner code sees no reference/, no answer key, no files beside its own
     folder, can write no file anywhere (the project, /tmp, /dev/shm, /), and has no network and a
@@ -278,6 +281,7 @@ def _project_copy(tmp_path):
     return copy
 
 
+@pytest.mark.e2e
 def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
     """An argparse.py beside grade.py and an unchecked-hash .pyc in kata_harness/judging/__pycache__ that
     would pass every function: grade.py imports neither, and the stubs still score 0."""

@@ -89,6 +89,7 @@ def test_the_job_summary_stays_under_1_mib_whatever_the_messages():
     assert text.count("<details") == len(INFOS) and message("truncated", "zh") in text   # all there, cuts marked
 
 
+@pytest.mark.e2e
 def test_cjk_and_emoji_failures_and_exceptions_stay_within_both_limits(template, tmp_path):
     """End to end, as the workflow's grading step runs: every function raises a long Chinese-and-emoji
     exception (with control characters) after printing as much, and the report is in Chinese."""
