@@ -56,6 +56,7 @@ PRACTICE_WORKFLOW = ".github/workflows/classroom.yml"   # in STUDENT_EXTRAS
 GRADESCOPE_EXTRAS = LAYOUT.templates / "gradescope"
 CLASSROOM50_EXTRAS = LAYOUT.templates / "classroom50"
 CODIO_EXTRAS = LAYOUT.templates / "codio"
+PINS = LAYOUT.templates / "pins.txt"   # the versions every platform installs; beside each grader's scripts
 # What an instructor-side grader grades with: the project as the template has it, plus the reference.
 GRADER_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
 GRADER_FOLDERS = COPIED_FOLDERS + ("reference",)
@@ -228,6 +229,7 @@ def _grader_entries(extras: Path) -> dict:
     """{name: file} of an instructor-side grader: the platform's scripts (``extras``) at the root,
     then the project with its reference."""
     entries = {path.name: path for path in sorted(extras.iterdir()) if path.is_file()}
+    entries["pins.txt"] = PINS
     entries.update(_tree_entries(ROOT, GRADER_FILES, GRADER_FOLDERS))
     return entries
 
@@ -335,6 +337,7 @@ def classroom50_release(out: Path, *, force: bool = False, secret: str | None = 
     bundle = out / "autograder"
     bundle.mkdir()
     entries = {path.name: path for path in sorted(CLASSROOM50_EXTRAS.iterdir()) if path.is_file()}
+    entries["pins.txt"] = PINS   # autograder.py installs from it
     entries.update(_tree_entries(out / "template", CLASSROOM50_FILES, CLASSROOM50_FOLDERS))
     entries.pop(Layout.HIDDEN_KEY, None)   # hidden checks are for the instructor's side
     for name, path in entries.items():
