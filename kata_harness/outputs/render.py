@@ -39,7 +39,8 @@ class Printout:
 def render(printout: Printout, output_format: str) -> str:
     """What ``grade.py --format FORMAT`` prints: text (the learner's table, and a line when learner
     code ran without a sandbox), json, classroom, gradescope, markdown, or workflow (the practice
-    workflow's reporter result, the log's text and the job summary, from the one grading)."""
+    workflow's reporter result, the log's text, the job summary and each function's status, from the
+    one grading)."""
     p = printout
     infos = {f.qualified: f for f in p.functions}
     if output_format == "json":
@@ -54,7 +55,10 @@ def render(printout: Printout, output_format: str) -> str:
         return summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered)
     if output_format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
         return json.dumps({"classroom": _reporter(p, infos), "text": text(p.doc, p.katas, lang=p.lang, integrity=p.integrity),
-                           "markdown": summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered)},
+                           "markdown": summary.markdown(p.doc, p.katas, lang=p.lang, warning=p.tampered),
+                           # each function's status, which the reporter's pass/fail/error does not tell (todo)
+                           "statuses": {f"{k['kata']}.{f['name']}": f["status"] for k in p.doc["katas"]
+                                        for f in k["functions"]}},
                           ensure_ascii=False)
     shown_text = text(p.doc, p.katas, lang=p.lang, integrity=p.integrity, colour=p.colour)
     if p.doc.get("sandbox") == "none":
