@@ -204,6 +204,17 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
         problems.append(f"the template fails its own integrity check: {fresh['integrity']['modified']}")
     if fresh["score"] != 0:
         problems.append(f"the template's stubs score {fresh['score']}/{fresh['max_score']}, not 0")
+    problems += _verify_reference(out, secret)
+    if _secret_in(out, secret):
+        problems.append("the template contains the secret")
+    return problems
+
+
+def _verify_reference(out: Path, secret: str | None) -> list[str]:
+    """The reference, copied into a scratch copy of the template's ``katas/``, scores 100 % there, in
+    practice and (given the ``secret``) officially, with this project's hidden cases sealed into the
+    copy, as the instructor's own grading runs them."""
+    problems = []
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "template"
         shutil.copytree(out, copy)
@@ -214,15 +225,13 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
             failing = [f"{k['kata']}.{f['name']}" for k in solved["katas"] for f in k["functions"]
                        if f["status"] != "passed"]
             problems.append(f"the reference scores {solved['score']}/{solved['max_score']} in the template: {failing}")
-        if secret and LAYOUT.hidden_key.exists():
-            seal_hidden_key(secret, copy)   # the instructor's hidden cases, which the template never holds
         if secret:
+            if LAYOUT.hidden_key.exists():
+                seal_hidden_key(secret, copy)   # the instructor's hidden cases, which the template never holds
             official = _grade(copy, secret=secret)
             if not official.get("official") or official["score"] != official["max_score"]:
                 problems.append(f"the reference scores {official['score']}/{official['max_score']} in the template's "
                                 f"official grading")
-    if _secret_in(out, secret):
-        problems.append("the template contains the secret")
     return problems
 
 
