@@ -293,7 +293,7 @@ HOSTILE_KATAS = {"k01_creation.py": "fifo", "k02_creation_traps.py": "folder", "
                  "k04_promotion.py": "unreadable"}
 # (when, what is at result.json, at release-body.md, and at the step's output file)
 OUTPUT_CASES = {"committed: folder and link": ("in the checkout", "folder", "link", None),
-                "committed: link and FIFO": ("in the checkout", "link", "fifo", None),
+                "committed: link and FIFO, katas a link": ("in the checkout", "link", "fifo", None),
                 "planted while it runs: FIFOs and a folder": ("during the run", "fifo", "folder", "fifo"),
                 "planted while it runs: links": ("during the run", "link", "link", None)}
 
@@ -309,7 +309,7 @@ def _plant(fake_python, tmp_path, workspace, plant):
 def test_whatever_is_where_the_outputs_go_the_result_is_written_and_nothing_else(released, tmp_path, fake_python, case):
     """Folders, FIFOs and links to files outside the checkout named result.json and release-body.md,
     committed or put there by a process while the autograder runs, a FIFO for the step's output file;
-    kata files that are FIFOs, folders, links (to /etc/passwd) or unreadable: the autograder exits 0
+    kata files that are FIFOs, folders, links (to /etc/passwd) or unreadable, a ``katas`` that is a link: the autograder exits 0
     with a valid result.json of 0 out of the real maximum, never waits on a FIFO and never writes
     through a link."""
     when, result_kind, body_kind, output_kind = OUTPUT_CASES[case]
@@ -320,10 +320,15 @@ def test_whatever_is_where_the_outputs_go_the_result_is_written_and_nothing_else
     passwd = hashlib.sha256(Path("/etc/passwd").read_bytes()).hexdigest()   # what a kata file links to
     plant = {"result.json": [result_kind, str(outside)], "release-body.md": [body_kind, str(other)]}
     orders: dict = {}
+    linked = case.endswith("katas a link")
     if when == "in the checkout":
         _plant(fake_python, tmp_path, checkout, plant)
         _plant(fake_python, tmp_path, checkout / "katas",
                {name: [hostile, "/etc/passwd"] for name, hostile in HOSTILE_KATAS.items()})
+        if linked:   # katas/ itself a link to a folder of solved katas elsewhere
+            shutil.move(checkout / "katas", tmp_path / "hostile-katas")
+            shutil.copytree(ROOT / "reference", tmp_path / "elsewhere")
+            (checkout / "katas").symlink_to(tmp_path / "elsewhere")
     else:
         orders = {"plant": {**plant, **({"GITHUB_OUTPUT": [output_kind, ""]} if output_kind else {})}}
     _, result, body, log, _ = _run_with_fake_pip(released, checkout, tmp_path, fake_python, orders, 60, timeout=60)
@@ -331,7 +336,9 @@ def test_whatever_is_where_the_outputs_go_the_result_is_written_and_nothing_else
     assert result["score"] == 0 and "could not grade" in body
     assert outside.read_text() == other.read_text() == "not yours"
     assert hashlib.sha256(Path("/etc/passwd").read_bytes()).hexdigest() == passwd
-    if when == "in the checkout":
+    if linked:
+        assert "katas: a link, so every kata is graded as not implemented" in body
+    elif when == "in the checkout":
         for name, hostile in HOSTILE_KATAS.items():
             if hostile != "unreadable" or os.geteuid() != 0:   # root reads a file of mode 000
                 assert f"katas/{name}: left out" in body, (name, body[-2000:])

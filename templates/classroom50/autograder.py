@@ -184,7 +184,15 @@ def prepare_sandbox() -> None:
 
 def copy_kata_files(names: list) -> list:
     """Copy the student's ``katas/NAME`` for each kata file name into the bundle's ``katas/``; returns
-    notes on those left out (missing, a link, too big: graded as the stub)."""
+    notes on those left out (missing, a link, too big: graded as the stub). A ``katas`` that is a link
+    or no folder hands in nothing: its files could be anywhere."""
+    try:
+        folder = os.lstat(WORKSPACE / "katas").st_mode
+    except OSError:
+        folder = 0
+    if not stat.S_ISDIR(folder):
+        what = "a link" if stat.S_ISLNK(folder) else "not a folder" if folder else "missing"
+        return [f"katas: {what}, so every kata is graded as not implemented / katas 不是普通文件夹，所有练习按未实现计分"]
     notes = []
     for name in names:
         try:
