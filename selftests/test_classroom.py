@@ -2,10 +2,11 @@
 a released template, its failure paths, and the result formats (classroom, gradescope, markdown).
 
 The grading step is run as Actions runs it: the step's script in bash, with the step's env and
-GITHUB_OUTPUT / GITHUB_STEP_SUMMARY pointing at files. What the reporter then records is
-computed as classroom-resources/autograding-grading-reporter does (src/notify-classroom.js):
-the sum of the tests' scores out of ``max_score``, and nothing at all when ``max_score`` is 0.
-The bounds on what it reads and on the job summary are in test_workflow_limits.py.
+GITHUB_OUTPUT / GITHUB_STEP_SUMMARY pointing at files; its log is read as the runner reads workflow
+commands (``::stop-commands::`` included), and its outputs as the runner parses GITHUB_OUTPUT. The
+step writes everything itself (no reporter action): what a tool that reads the reporter's format
+records is the sum of the tests' scores out of ``max_score``, and nothing at all when
+``max_score`` is 0. The bounds on the result and on the job summary are in test_workflow_limits.py.
 
 The golden results of each format, per example submission, are in test_examples.py.
 """
@@ -74,8 +75,55 @@ def repo(template, tmp_path):
     return copy
 
 
-def _run_grading_step(repo, tmp_path, *, install="success", path=None):
-    """Run the workflow's grading step as Actions would; returns (log, job summary, result)."""
+def parse_outputs(text):
+    """The step's outputs as the runner reads GITHUB_OUTPUT: ``name=value`` lines and
+    ``name<<DELIMITER`` ... ``DELIMITER`` blocks."""
+    outputs, lines = {}, iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value = []
+            for inner in lines:
+                if inner == delimiter:
+                    break
+                value.append(inner)
+            else:
+                raise AssertionError(f"output {name} has no closing delimiter")
+            outputs[name] = "\n".join(value)
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs
+
+
+def workflow_commands(log):
+    """The workflow commands the runner would act on in ``log``: (command, properties, message),
+    honouring ``::stop-commands::TOKEN`` ... ``::TOKEN::``."""
+    commands, stopped = [], None
+    for line in log.splitlines():
+        if stopped is not None:
+            if line == f"::{stopped}::":
+                stopped = None
+            continue
+        found = re.match(r"::([a-z-]+)(?: ([^:]*))?::(.*)$", line)
+        if not found:
+            continue
+        command, properties, text = found.groups()
+        if command == "stop-commands":
+            stopped = text
+            continue
+        parsed = dict(part.split("=", 1) for part in (properties or "").split(",") if "=" in part)
+        commands.append((command, parsed, text))
+    return commands
+
+
+def _unescaped(text):
+    return text.replace("%2C", ",").replace("%3A", ":").replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%")
+
+
+def _run_grading_step(repo, tmp_path, *, install="success", path=None, full=False):
+    """Run the workflow's grading step as Actions would; returns (log, job summary, result). Its exit
+    status is 0 with full marks (``full``), 1 otherwise (the run shows as failed)."""
     output, step_summary = tmp_path / "github_output", tmp_path / "step_summary.md"
     output.write_text("")
     step_summary.write_text("")
@@ -89,9 +137,13 @@ def _run_grading_step(repo, tmp_path, *, install="success", path=None):
         env["PATH"] = path
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, capture_output=True, text=True, timeout=900,
                           env=env)
-    assert done.returncode == 0, done.stderr
-    lines = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
-    return done.stdout + done.stderr, step_summary.read_text(), json.loads(base64.b64decode(lines["result"]))
+    assert done.returncode == (0 if full else 1), done.stderr
+    outputs = parse_outputs(output.read_text())
+    result = json.loads(base64.b64decode(outputs["result"]))
+    points = sum(test["score"] for test in result["tests"])
+    assert outputs["points"] == str(points) and outputs["max-points"] == str(result["max_score"])
+    assert outputs["status"] == result["status"] and (points == result["max_score"]) == full
+    return done.stdout + done.stderr, step_summary.read_text(), result
 
 
 def _recorded(result):
@@ -126,7 +178,10 @@ def _assert_zero_with_reason(log, step_summary, result, *words):
     assert result["status"] == "error"
     reason = result["tests"][0]["message"]
     assert all(word in reason for word in words), reason
-    assert "::error" in log and reason.split(" / ")[0] in log
+    commands = workflow_commands(log)
+    assert [_unescaped(text) for command, _, text in commands if command == "error"] == [reason]
+    assert [_unescaped(text) for command, _, text in commands if command == "notice"] == \
+        [f"Points 0/{TOTAL_POINTS} / 得分 0/{TOTAL_POINTS}"]
     assert f"0/{TOTAL_POINTS}" in step_summary and reason.split(" / ")[0] in step_summary
 
 
@@ -135,6 +190,8 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
     assert "push" in workflow["on"]
     assert workflow["permissions"] == {"contents": "read"}   # nothing to write, no checks, no secrets
     assert "secrets." not in WORKFLOW.read_text()             # the secret never goes to student CI
+    assert workflow["concurrency"]["cancel-in-progress"] is True and "github.ref" in workflow["concurrency"]["group"]
+    assert workflow["jobs"]["practice-feedback"]["name"]
     for step in _steps():   # every action pinned by a full commit, its version in a comment
         if "uses" in step:
             assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
@@ -160,10 +217,13 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
     assert "KATA_SECRET" not in grading["env"]
     assert grading["env"]["INSTALL_OUTCOME"].replace(" ", "") == "${{steps.install.outcome}}"
     assert grading["timeout-minutes"] * 60 > _classroom_step().GRADE_TIMEOUT   # the script stops grade.py first
-    reporter = _step(uses="classroom-resources/autograding-grading-reporter@")
-    assert reporter["if"] == "always()"
-    assert reporter["with"]["runners"] == "katas"
-    assert reporter["env"]["KATAS_RESULTS"].replace(" ", "") == "${{steps.katas.outputs.result}}"
+    # No action after grading: the step writes the summary, the annotations and the outputs itself.
+    assert _steps()[-1] == grading and {s["uses"].split("@")[0] for s in _steps() if "uses" in s} == \
+        {"actions/checkout", "actions/setup-python"}
+    assert "autograding-grading-reporter" not in WORKFLOW.read_text()
+    outputs = workflow["jobs"]["practice-feedback"]["outputs"]
+    assert {name: value.replace(" ", "") for name, value in outputs.items()} == {
+        name: f"${{{{steps.katas.outputs.{name}}}}}" for name in ("points", "max-points", "status")}
 
 
 @pytest.mark.e2e
@@ -178,21 +238,47 @@ def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades
     assert "-e ." not in install and " . " not in install + " "
 
 
+HOSTILE_PRINT = '''
+def mean_value(x):
+    print("::stop-commands::learner")
+    raise ValueError("out\\n::error file=katas/k03_dtypes.py,line=1::forged 70/70\\n::notice::Points 70/70\\n"
+                     "::learner::\\n::error::forged again")
+'''
+
+
 @pytest.mark.e2e
 def test_one_failing_function_shows_its_pitfall_in_the_log_and_the_summary(repo, tmp_path):
+    """One wrong answer and one function whose exception is made of workflow commands: the log and the
+    summary show both; the annotations are exactly one error on each function's ``def`` line and the
+    points, escaped, and nothing learner code printed or raised turns into a command."""
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
     with (repo / "katas" / "k01_creation.py").open("a") as handle:
         handle.write(WRONG_FILLED)
+    with (repo / "katas" / "k03_dtypes.py").open("a") as handle:
+        handle.write(HOSTILE_PRINT)
     log, step_summary, result = _run_grading_step(repo, tmp_path)
+    commands = workflow_commands(log)
+    assert [command for command, _, _ in commands] == ["error", "error", "notice"], commands
+    lines = {name: next(number for number, line in enumerate((repo / "katas" / f"{name}.py").read_text().splitlines(), 1)
+                        if line.startswith(f"def {function}("))   # its first def, where the learner writes it
+             for name, function in (("k01_creation", "filled"), ("k03_dtypes", "mean_value"))}
+    (_, filled, filled_text), (_, mean, mean_text), (_, _, points) = commands
+    assert filled == {"file": "katas/k01_creation.py", "line": str(lines["k01_creation"]),
+                      "title": "k01_creation.filled%3A failed / 未通过"}
+    assert FILLED_PITFALL in _unescaped(filled_text) and "\n" not in filled_text
+    assert mean["file"] == "katas/k03_dtypes.py" and mean["title"] == "k03_dtypes.mean_value%3A failed / 未通过"
+    assert "forged" in _unescaped(mean_text) and "%0A::error" in mean_text   # the learner's text, inert
+    assert _unescaped(points) == f"Points {TOTAL_POINTS - 2}/{TOTAL_POINTS} / 得分 {TOTAL_POINTS - 2}/{TOTAL_POINTS}"
     _validate_classroom(result)
-    assert _recorded(result) == (TOTAL_POINTS - 1, TOTAL_POINTS)
+    assert _recorded(result) == (TOTAL_POINTS - 2, TOTAL_POINTS)
     failing = [t for t in result["tests"] if t["status"] != "pass"]
-    assert [t["name"] for t in failing] == ["k01_creation.filled"] and FILLED_PITFALL in failing[0]["message"]
+    assert [t["name"] for t in failing] == ["k01_creation.filled", "k03_dtypes.mean_value"]
+    assert FILLED_PITFALL in failing[0]["message"]
     # The log: the learner's text report, ending with the score.
-    assert FILLED_PITFALL in log and f"score {TOTAL_POINTS - 1}/{TOTAL_POINTS}" in log
+    assert FILLED_PITFALL in log and f"score {TOTAL_POINTS - 2}/{TOTAL_POINTS}" in log
     # The job summary: the score, a table row per function, and the failure in full.
-    assert f"score {TOTAL_POINTS - 1}/{TOTAL_POINTS}" in step_summary
+    assert f"score {TOTAL_POINTS - 2}/{TOTAL_POINTS}" in step_summary
     assert "| ❌ | `filled` | 0/1 |" in step_summary and "| ✅ | `mask_like` | 1/1 |" in step_summary
     assert FILLED_PITFALL in step_summary and f"Hint: {FILLED.hint(1)}" in step_summary
 
@@ -305,3 +391,40 @@ def test_tampered_template_earns_nothing_in_official_formats(repo):
                                            text=True, timeout=600).stdout)
     assert all(t["score"] == 0 and "tests/conftest.py" in t["message"] for t in classroom["tests"])
     assert gradescope["score"] == 0 and "tests/conftest.py" in gradescope["output"]
+
+
+def test_workflow_commands_and_outputs_are_escaped_as_github_documents():
+    step = _classroom_step()
+    assert step._annotation("error", "50%\r\nnext", file="a,b:c.py", line=3, title="t: u, v") == \
+        "::error file=a%2Cb%3Ac.py,line=3,title=t%3A u%2C v::50%25%0D%0Anext"
+    hostile = "a\nstatus=pass\npoints=70\nghadelimiter_0123\n"
+    assert parse_outputs(step._output_lines("result", hostile)) == {"result": hostile}   # one output, as given
+    result = {"version": 1, "status": "fail", "max_score": 3, "tests": [
+        {"name": f, "status": status, "score": int(status == "pass"), "message": f"{f} message",
+         "test_code": f"python grade.py {f}", "filename": "katas/k01_creation.py", "line_no": n, "duration": 0}
+        for n, (f, status) in enumerate((("k01_creation.a", "pass"), ("k01_creation.b", "fail"),
+                                         ("k01_creation.c", "fail")), 1)]}
+    lines = step.annotations(result, {"k01_creation.a": "passed", "k01_creation.b": "failed",
+                                      "k01_creation.c": "todo"})
+    assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::notice"]   # a stub still to do is no error
+    assert "line=2" in lines[0] and "Points 1/3" in lines[1]
+    many = {**result, "max_score": 15, "tests": [{**result["tests"][1], "test_code": f"python grade.py k.f{n}"}
+                                                  for n in range(15)]}
+    lines = step.annotations(many, {})
+    assert len(lines) == step.ANNOTATIONS + 1 and "5 more functions failed" in lines[-1]
+
+
+@pytest.mark.e2e
+def test_full_marks_end_the_step_with_status_0_and_no_error(repo, tmp_path):
+    """A grading with every point (grade.py stood in for by one that prints such a result): exit 0,
+    the outputs, one notice with the points and no error annotation."""
+    full = {"version": 1, "status": "pass", "max_score": 2, "tests": [
+        {"name": f"k01_creation.f{n}", "status": "pass", "score": 1, "message": "", "test_code":
+         f"python grade.py k01_creation.f{n}", "filename": "katas/k01_creation.py", "line_no": 1, "duration": 0}
+        for n in range(2)]}
+    bundle = {"classroom": full, "text": "score 2/2", "markdown": "score 2/2", "statuses": {}}
+    (repo / "grade.py").write_text(f"print({json.dumps(json.dumps(bundle))})\n")
+    log, step_summary, result = _run_grading_step(repo, tmp_path, full=True)
+    assert result == full and "score 2/2" in step_summary
+    assert [(command, _unescaped(text)) for command, _, text in workflow_commands(log)] == [
+        ("notice", "Points 2/2 / 得分 2/2")]

@@ -11,12 +11,17 @@ CLASSROOM50_BUNDLE_DIR). A non-zero exit is recorded as an error of 0 out of 0; 
 submission's release. ``_check_result`` below checks what its ``validate_result`` checks.
 """
 
+import hashlib
 import json
+import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tarfile
+import time
+from pathlib import Path
 
 import pytest
 
@@ -139,6 +144,7 @@ def test_the_template_is_the_student_template_without_the_practice_workflow(rele
 def test_the_autograder_holds_what_grading_needs_and_nothing_secret(released, tmp_path):
     bundle = released / "autograder"
     assert (bundle / "autograder.py").is_file() and (bundle / "grade.py").is_file()
+    assert (bundle / "pins.txt").read_bytes() == (ROOT / "templates" / "pins.txt").read_bytes()   # what it installs
     assert not (bundle / "reference").exists() and not (bundle / "tests" / "hidden_key.dat").exists()
     reference_sources = {path.read_bytes() for path in (ROOT / "reference").glob("k*.py")}
     assert not [path for path in bundle.rglob("*.py") if path.read_bytes() in reference_sources]
@@ -198,16 +204,151 @@ def test_when_grading_fails_it_still_exits_0_with_0_of_the_real_maximum(released
     assert "could not grade" in body and "torch==2.13.0" in body
 
 
-def test_the_autograder_installs_the_pins_of_the_practice_workflow():
-    """One set of versions for every place that installs them by name."""
-    autograder = (ROOT / "templates" / "classroom50" / "autograder.py").read_text(encoding="utf-8")
-    workflow = (ROOT / "templates" / "student" / ".github" / "workflows" / "classroom.yml").read_text()
-    devcontainer = json.loads((ROOT / "templates" / "student" / ".devcontainer" / "devcontainer.json").read_text())
-    pins = set(re.findall(r"[a-z-]+==[0-9.]+", workflow))
-    assert pins == set(re.findall(r"[a-z-]+==[0-9.]+", autograder)) == {"torch==2.13.0", "numpy==2.4.6",
-                                                                         "pytest==9.2.0"}
-    assert pins <= set(re.findall(r"[a-z-]+==[0-9.]+", devcontainer["onCreateCommand"]))
-    assert "torch==2.13.0" in (ROOT / "templates" / "gradescope" / "setup.sh").read_text()
+# --- the budget, and whatever the checkout puts where the outputs go ----------------------------------
+
+FAKE_PIP = '''"""A stand-in for pip: it records its pid, plants what FAKE_PIP says where the autograder's
+outputs go (as learner code left running, or a checkout, could), sleeps, and fails."""
+import json, os, sys, time
+
+orders = json.loads(os.environ.get("FAKE_PIP", "{}"))
+with open(orders["pids"], "a") as handle:
+    handle.write(f"{os.getpid()}\\n")
+for name, (kind, target) in orders.get("plant", {}).items():
+    path = os.environ[name] if name == "GITHUB_OUTPUT" else os.path.join(os.environ["GITHUB_WORKSPACE"], name)
+    if os.path.lexists(path):
+        os.unlink(path)
+    if kind == "folder":
+        os.makedirs(os.path.join(path, "inner", "deeper"))
+        with open(os.path.join(path, "inner", "kept.txt"), "w") as handle:
+            handle.write("a file inside")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link":
+        os.symlink(target, path)
+    elif kind == "unreadable":
+        with open(path, "w") as handle:
+            handle.write("def f():\\n    pass\\n")
+        os.chmod(path, 0)
+time.sleep(orders.get("sleep", 0))
+sys.exit(1)
+'''
+
+
+@pytest.fixture(scope="module")
+def fake_python(tmp_path_factory):
+    """A Python without torch, whose ``python -m pip`` is FAKE_PIP (created once for the module)."""
+    venv = tmp_path_factory.mktemp("fake-pip") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    (site / "pip").mkdir()
+    (site / "pip" / "__init__.py").write_text("")
+    (site / "pip" / "__main__.py").write_text(FAKE_PIP)
+    return venv / "bin" / "python"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not Path(f"/proc/{pid}/stat").exists() or Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def _run_with_fake_pip(released, checkout, tmp_path, fake_python, orders, budget, timeout):
+    """Run the autograder as the runner does, with FAKE_PIP's ``orders`` and a budget of ``budget``
+    seconds; returns (elapsed seconds, result.json, release-body.md, the log, the pids pip had)."""
+    bundle = tmp_path / "runtime" / "classroom50-runtime" / "practice"
+    shutil.copytree(released / "autograder", bundle)
+    output = tmp_path / "github_output"
+    output.write_text("")
+    pids = tmp_path / "pids.txt"
+    environment = {**classroom50_environment(checkout, bundle), "GITHUB_OUTPUT": str(output),
+                   "RUNNER_TEMP": str(tmp_path / "runtime"), "KATA_CLASSROOM50_BUDGET": str(budget),
+                   "FAKE_PIP": json.dumps({**orders, "pids": str(pids)})}
+    started = time.monotonic()
+    done = subprocess.run([str(fake_python), str(bundle / "autograder.py")], cwd=checkout, capture_output=True,
+                          text=True, timeout=timeout, env=environment)
+    elapsed = time.monotonic() - started
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log[-3000:]
+    for name in ("result.json", "release-body.md"):   # what the runner reads: regular files of our own
+        assert stat.S_ISREG((checkout / name).lstat().st_mode), name
+    return (elapsed, json.loads((checkout / "result.json").read_text(encoding="utf-8")),
+            (checkout / "release-body.md").read_text(encoding="utf-8"), log,
+            [int(pid) for pid in pids.read_text().split()])
+
+
+@pytest.mark.e2e
+def test_a_slow_install_leaves_the_time_to_write_the_result(released, tmp_path, fake_python):
+    """Classroom 50's grade job has 15 minutes. A pip that never ends gets what is left of the
+    autograder's budget (13 minutes; 8 s here) and is then killed, and the result, 0 of the real
+    maximum with the reason, is written in time. Without the budget it would wait 420 s."""
+    budget = 8
+    checkout = _checkout(released, tmp_path)
+    elapsed, result, body, log, pids = _run_with_fake_pip(released, checkout, tmp_path, fake_python,
+                                                          {"sleep": 600}, budget, timeout=budget + 30)
+    print(f"autograder with a pip that never ends: {elapsed:.1f} s of a {budget} s budget")
+    assert budget * 0.6 < elapsed < budget + 3, log   # it waited for pip, then stopped it in time
+    _check_result(result)
+    assert result["score"] == 0 and not any(test["passed"] for test in result["tests"])
+    assert "pip install torch==2.13.0 did not finish within" in body and f"{budget} s in all" in body
+    assert pids and not any(_alive(pid) for pid in pids)   # killed, not left running
+
+
+HOSTILE_KATAS = {"k01_creation.py": "fifo", "k02_creation_traps.py": "folder", "k03_dtypes.py": "link",
+                 "k04_promotion.py": "unreadable"}
+# (when, what is at result.json, at release-body.md, and at the step's output file)
+OUTPUT_CASES = {"committed: folder and link": ("in the checkout", "folder", "link", None),
+                "committed: link and FIFO, katas a link": ("in the checkout", "link", "fifo", None),
+                "planted while it runs: FIFOs and a folder": ("during the run", "fifo", "folder", "fifo"),
+                "planted while it runs: links": ("during the run", "link", "link", None)}
+
+
+def _plant(fake_python, tmp_path, workspace, plant):
+    """Put ``plant`` ({name: [kind, link target]}) into ``workspace`` as FAKE_PIP does."""
+    subprocess.run([str(fake_python), "-m", "pip"], cwd=tmp_path, check=False, timeout=60, env={
+        **os.environ, "GITHUB_WORKSPACE": str(workspace),
+        "FAKE_PIP": json.dumps({"pids": str(tmp_path / "planting"), "plant": plant})})
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("case", OUTPUT_CASES)
+def test_whatever_is_where_the_outputs_go_the_result_is_written_and_nothing_else(released, tmp_path, fake_python, case):
+    """Folders, FIFOs and links to files outside the checkout named result.json and release-body.md,
+    committed or put there by a process while the autograder runs, a FIFO for the step's output file;
+    kata files that are FIFOs, folders, links (to /etc/passwd) or unreadable, a ``katas`` that is a link: the autograder exits 0
+    with a valid result.json of 0 out of the real maximum, never waits on a FIFO and never writes
+    through a link."""
+    when, result_kind, body_kind, output_kind = OUTPUT_CASES[case]
+    checkout = _checkout(released, tmp_path)
+    outside, other = tmp_path / "outside.txt", tmp_path / "other.txt"
+    outside.write_text("not yours")
+    other.write_text("not yours")
+    passwd = hashlib.sha256(Path("/etc/passwd").read_bytes()).hexdigest()   # what a kata file links to
+    plant = {"result.json": [result_kind, str(outside)], "release-body.md": [body_kind, str(other)]}
+    orders: dict = {}
+    linked = case.endswith("katas a link")
+    if when == "in the checkout":
+        _plant(fake_python, tmp_path, checkout, plant)
+        _plant(fake_python, tmp_path, checkout / "katas",
+               {name: [hostile, "/etc/passwd"] for name, hostile in HOSTILE_KATAS.items()})
+        if linked:   # katas/ itself a link to a folder of solved katas elsewhere
+            shutil.move(checkout / "katas", tmp_path / "hostile-katas")
+            shutil.copytree(ROOT / "reference", tmp_path / "elsewhere")
+            (checkout / "katas").symlink_to(tmp_path / "elsewhere")
+    else:
+        orders = {"plant": {**plant, **({"GITHUB_OUTPUT": [output_kind, ""]} if output_kind else {})}}
+    _, result, body, log, _ = _run_with_fake_pip(released, checkout, tmp_path, fake_python, orders, 60, timeout=60)
+    _check_result(result)
+    assert result["score"] == 0 and "could not grade" in body
+    assert outside.read_text() == other.read_text() == "not yours"
+    assert hashlib.sha256(Path("/etc/passwd").read_bytes()).hexdigest() == passwd
+    if linked:
+        assert "katas: a link, so every kata is graded as not implemented" in body
+    elif when == "in the checkout":
+        for name, hostile in HOSTILE_KATAS.items():
+            if hostile != "unreadable" or os.geteuid() != 0:   # root reads a file of mode 000
+                assert f"katas/{name}: left out" in body, (name, body[-2000:])
 
 
 @pytest.mark.e2e

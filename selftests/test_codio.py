@@ -102,8 +102,9 @@ def _run_code_test(workspace, url, env=None):
 
 
 def test_the_secure_folder_holds_the_grader_with_its_reference_and_secret(secure):
-    for name in ("codio_grade.py", "grade.py", "reference/k01_creation.py", "kata_secret", "codio.json"):
+    for name in ("codio_grade.py", "grade.py", "reference/k01_creation.py", "kata_secret", "codio.json", "pins.txt"):
         assert (secure / name).is_file(), name
+    assert (secure / "pins.txt").read_bytes() == (ROOT / "templates" / "pins.txt").read_bytes()   # what the stack installs
     assert (secure / "kata_secret").read_text().strip() == SECRET
 
 

@@ -77,11 +77,52 @@ def test_zip_has_the_scripts_at_its_root_and_the_reference(autograder_zip, tmp_p
     assert settings == {"visibility": VISIBILITY, "lang": "en"}
     root = _tree(autograder_zip, tmp_path)
     setup = (root / "source" / "setup.sh").read_text()
-    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in setup
-    assert "apt-get install -y bubblewrap" in setup and 'pip install -e "$source_dir"' in setup
+    assert "apt-get install -y bubblewrap" in setup
+    assert (root / "source" / "pins.txt").read_bytes() == (ROOT / "templates" / "pins.txt").read_bytes()
     assert "useradd --system" in setup and "kata-student" in setup   # learner code never runs as root
     for script in ("setup.sh", "run_autograder"):
         assert subprocess.run(["bash", "-n", str(root / "source" / script)]).returncode == 0, script
+
+
+FAKE_TOOL = """#!/bin/sh
+echo "$(basename "$0") $*" >> "$KATA_SETUP_LOG"
+"""
+FAKE_PYTHON = """#!/bin/sh
+echo "$(basename "$0") $*" >> "$KATA_SETUP_LOG"
+case "$1" in
+  -c) exit "$KATA_OLD_PYTHON" ;;   # the version check: 1 answers "older than 3.11"
+  -m) if [ "$2" = venv ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; fi ;;
+esac
+"""
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("old_python", [False, True], ids=["python 3.12", "python 3.10"])
+def test_setup_installs_every_package_at_its_pinned_version(autograder_zip, tmp_path, old_python):
+    """setup.sh run with stand-ins for apt-get, useradd and Python that record what they are asked:
+    the CPU build of the pinned torch, then every package of pins.txt, wheels only, into the venv;
+    the project itself is not installed. Where python3 is older than 3.11 (Ubuntu 22.04), Python 3.11."""
+    root = _tree(autograder_zip, tmp_path)
+    tools, log = tmp_path / "tools", tmp_path / "setup.log"
+    tools.mkdir()
+    for name in ("apt-get", "useradd", "id"):
+        (tools / name).write_text(FAKE_TOOL)
+    for name in ("python3", "python3.11"):
+        (tools / name).write_text(FAKE_PYTHON)
+    for tool in tools.iterdir():
+        tool.chmod(0o755)
+    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PATH": f"{tools}{os.pathsep}/usr/bin:/bin", "AUTOGRADER_ROOT": str(root),
+                               "KATA_SETUP_LOG": str(log), "KATA_OLD_PYTHON": "1" if old_python else "0"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    calls = log.read_text().splitlines()
+    pip = [call for call in calls if call.startswith("python -m pip")]
+    pins = root / "source" / "pins.txt"
+    assert pip == ["python -m pip install --only-binary :all: torch==2.13.0 --index-url "
+                   "https://download.pytorch.org/whl/cpu", f"python -m pip install --only-binary :all: -r {pins}"]
+    venv = "python3.11 -m venv" if old_python else "python3 -m venv"
+    assert [call for call in calls if " -m venv " in call] == [f"{venv} {root / 'venv'}"]
+    assert ("apt-get install -y python3.11 python3.11-venv" in calls) == old_python
 
 
 @pytest.mark.e2e

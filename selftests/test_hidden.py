@@ -4,7 +4,8 @@ result; no hidden expected value leaves the instructor's side; the encrypted key
 reference agree.
 
 One copy of this project is frozen with ``SECRET`` (so it holds ``tests/hidden_key.dat``) and a
-student template is released from it, once for the whole module (``built_once``). ``SECRET`` is
+student template is released from it, once for the whole module (``built_once``). The template holds
+no hidden key: official grading happens in the instructor's project (``--solutions`` or ``batch``). ``SECRET`` is
 ``KATA_SECRET`` when set: an instructor can check that every correct idiom passes the hidden cases
 their own secret draws.
 """
@@ -133,18 +134,29 @@ def test_hidden_seeds_come_from_the_secret_and_fit_a_generator():
 
 
 @pytest.mark.e2e
-def test_key_lookup_earns_full_practice_marks_and_no_official_marks(student):
-    """Unsandboxed, so that it can read tests/answer_key.dat: only the hidden cases stop it."""
+def test_the_template_holds_no_hidden_key(instructor):
+    project, template = instructor
+    assert (project / Layout.HIDDEN_KEY).is_file() and not (template / Layout.HIDDEN_KEY).exists()
+
+
+@pytest.mark.e2e
+def test_key_lookup_earns_full_practice_marks_and_no_official_marks(instructor, student):
+    """Unsandboxed, so that it can read tests/answer_key.dat: only the hidden cases stop it, in the
+    instructor's project, where the hidden key is."""
+    project, _ = instructor
     shutil.copy(LOOKUP, student / "katas" / "k01_creation.py")
     practice = _json(student, "k01", "--format", "json", sandbox=False)
-    not_run = hidden.read_header(student)["checks"]
     assert practice["official"] is False and practice["integrity"]["ok"] is True
     assert practice["score"] == practice["max_score"] == K01_POINTS
+    handed_in = ["--solutions", str(student / "katas"), "--against", "answer-key"]
+    practice = _json(project, "k01", *handed_in, "--format", "json", sandbox=False)
+    not_run = hidden.read_header(project)["checks"]
+    assert practice["score"] == K01_POINTS
     assert practice["hidden_checks_not_run"] == sum(n for name, n in not_run.items() if name.startswith("k01_")) > 0
-    text = _grade_py(student, "k01", sandbox=False).stdout
+    text = _grade_py(project, "k01", *handed_in, sandbox=False).stdout
     assert f"{practice['hidden_checks_not_run']} more checks run only in official grading" in text
 
-    official = _json(student, "k01", "--format", "classroom", secret=SECRET, sandbox=False)
+    official = _json(project, "k01", *handed_in, "--format", "classroom", secret=SECRET, sandbox=False)
     assert _points(official) == (0, K01_POINTS)
     for test in official["tests"]:   # failed on a hidden case, told without the expected value
         assert test["status"] == "fail" and "run only in official grading" in test["message"], test["message"]
@@ -210,15 +222,18 @@ def _variant_solution(kata: str, choice: int) -> str:
 
 
 @pytest.mark.e2e
-def test_honest_solutions_score_full_marks_in_practice_and_official_grading(student):
+def test_honest_solutions_score_full_marks_in_practice_and_official_grading(instructor, student):
     """The reference, and k01 written with other correct idioms (every idiom of every kata is
-    judged on the hidden cases in-process below)."""
+    judged on the hidden cases in-process below): in practice in the template, officially in the
+    instructor's project against its hidden key."""
+    project, _ = instructor
     folders = {"reference": ROOT / "reference", "variants": student / "variants"}
     folders["variants"].mkdir()
     (folders["variants"] / "k01_creation.py").write_text(_variant_solution("k01_creation", 1), encoding="utf-8")
     for name, folder in folders.items():
         practice = _json(student, "k01", "--solutions", str(folder), "--format", "json")
-        official = _json(student, "k01", "--solutions", str(folder), "--format", "json", secret=SECRET)
+        official = _json(project, "k01", "--solutions", str(folder), "--against", "answer-key", "--format", "json",
+                         secret=SECRET)
         assert practice["official"] is False and official["official"] is True
         assert practice["score"] == official["score"] == K01_POINTS, (name, official)
 
@@ -229,42 +244,49 @@ def test_honest_solutions_score_full_marks_in_practice_and_official_grading(stud
 @pytest.mark.e2e
 @pytest.mark.parametrize("problem", ["missing", "wrong", "wrong file"])
 def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(instructor, problem, tmp_path):
-    _, template = instructor
+    """In the instructor's project, against its hidden key; in a template, which has none, any
+    secret is an error naming it."""
+    project, template = instructor
     secret = {"missing": "", "wrong": "not-the-secret"}.get(problem)
-    extra = []
+    extra = ["--against", "answer-key"]
     if problem == "wrong file":
         (tmp_path / "secret.txt").write_text("not-the-secret\n")
-        extra = ["--secret-file", str(tmp_path / "secret.txt")]
+        extra += ["--secret-file", str(tmp_path / "secret.txt")]
     # One kata shows it: the secret is read once for the whole grading, whichever katas are graded.
-    classroom = _json(template, "k01", "--format", "classroom", *extra, secret=secret)
+    classroom = _json(project, "k01", "--format", "classroom", *extra, secret=secret)
     if problem == "missing":   # student CI's format is practice and never needs the secret ...
         assert _points(classroom) == (0, K01_POINTS) and classroom["status"] == "fail"
         assert not any("KATA_SECRET" in test["message"] for test in classroom["tests"])
     else:                      # ... but a wrong secret given to it is an error there too
         assert _points(classroom) == (0, K01_POINTS) and classroom["status"] == "error"
         assert all(test["status"] == "error" and "KATA_SECRET" in test["message"] for test in classroom["tests"])
-    gradescope = _json(template, "k01", "--format", "gradescope", *extra, secret=secret)
+    gradescope = _json(project, "k01", "--format", "gradescope", *extra, secret=secret)
     assert gradescope["score"] == 0 and sum(test["max_score"] for test in gradescope["tests"]) == K01_POINTS
     assert all("KATA_SECRET" in test["output"] for test in gradescope["tests"])
+    if problem == "wrong":   # the template has no hidden key for any secret to open
+        in_template = _json(template, "k01", "--format", "gradescope", secret=SECRET)
+        assert in_template["score"] == 0 and all("KATA_SECRET" in test["output"] for test in in_template["tests"])
 
 
 @pytest.mark.e2e
-def test_student_ci_formats_grade_the_public_cases_without_the_secret(student):
-    """classroom and workflow are practice formats: with a hidden key and no secret, an honest
-    solution earns its public points there (not 0), and the summary says what official grading adds."""
-    shutil.copy(ROOT / "reference" / "k01_creation.py", student / "katas" / "k01_creation.py")
-    classroom = _json(student, "k01", "--format", "classroom")
+def test_student_ci_formats_grade_the_public_cases_without_the_secret(instructor):
+    """classroom and workflow are practice formats: with a hidden key (the instructor's project) and
+    no secret, an honest solution earns its public points there (not 0), and the summary says what
+    official grading adds."""
+    project, _ = instructor
+    honest = ["--solutions", str(ROOT / "reference"), "--against", "answer-key"]
+    classroom = _json(project, "k01", *honest, "--format", "classroom")
     assert _points(classroom) == (K01_POINTS, K01_POINTS) and classroom["status"] == "pass"
-    bundle = _json(student, "k01", "--format", "workflow")
+    bundle = _json(project, "k01", *honest, "--format", "workflow")
     assert _points(bundle["classroom"]) == (K01_POINTS, K01_POINTS)
     assert "more checks run only in official grading" in bundle["markdown"]
-    practice = _json(student, "k01", "--format", "json")
+    practice = _json(project, "k01", *honest, "--format", "json")
     assert practice["official"] is False and practice["hidden_checks_not_run"] > 0
 
 
 @pytest.mark.e2e
 def test_without_a_hidden_key_official_formats_grade_the_public_cases_as_before(student):
-    (student / Layout.HIDDEN_KEY).unlink()
+    assert not (student / Layout.HIDDEN_KEY).exists()   # a template never has one
     (student / "grading-manifest.json").unlink()   # no longer a template (that file is a grading file)
     shutil.copy(ROOT / "reference" / "k01_creation.py", student / "katas" / "k01_creation.py")
     classroom = _json(student, "k01", "--format", "classroom")
@@ -300,8 +322,8 @@ def _values(data, found: set) -> set:
 
 @pytest.mark.e2e
 def test_no_expected_value_of_a_hidden_case_is_in_any_file_of_the_release(instructor):
-    _, template = instructor
-    secret_values = _values(hidden.decrypt(SECRET, template)["observations"], set())
+    project, template = instructor
+    secret_values = _values(hidden.decrypt(SECRET, project)["observations"], set())
     public = answer_key.load(template / "tests" / "answer_key.dat")
     decoded = json.dumps(public.__dict__)
     # Values that public cases share (an all-False mask, say) are public; short ones match by chance.
@@ -335,9 +357,9 @@ def test_live_reference_and_encrypted_key_agree_and_every_correct_idiom_passes_t
     """For every function with hidden cases, each variant, stub and reference function is judged
     on public and hidden cases as grade.py's parent judges: against the live reference and against
     the two keys, the verdicts are identical; correct idioms pass and wrong answers fail."""
-    _, template = instructor
-    opened = hidden.decrypt(SECRET, template)
-    public = answer_key.load(template / "tests" / "answer_key.dat").expected
+    project, _ = instructor
+    opened = hidden.decrypt(SECRET, project)
+    public = answer_key.load(project / "tests" / "answer_key.dat").expected
     functions = [info for kata in load_curriculum() for info in kata.functions]
     keyed = {info.qualified: event for info, event in
              Recorded(public, hidden=opened["observations"]).collect(functions, float("inf"))}

@@ -1,11 +1,11 @@
 """The practice workflow stays within its platform's limits whatever learner code prints or raises.
 
-The reporter (classroom-resources/autograding-grading-reporter, src/main.js) reads the result from one
-environment variable, ``KATAS_RESULTS``, as base64 UTF-8 JSON; Linux refuses a single environment
-string over 128 KiB (E2BIG), so that the reporter step could not even start. The result stays under
-100 KB, every cut message saying so. GitHub shows no job summary over 1 MiB: the summary stays under
-it too. Chinese text takes three bytes a character in UTF-8, emoji four, and control characters six
-once escaped in JSON.
+The grading step's ``result`` output is the reporter's document (GitHub Classroom's format) as
+base64 UTF-8 JSON, and the tools that read that format take it from one environment variable, as
+classroom-resources/autograding-grading-reporter did (``KATAS_RESULTS``, src/main.js); Linux refuses
+a single environment string over 128 KiB (E2BIG). The result stays under 100 KB, every cut message
+saying so. GitHub shows no job summary over 1 MiB: the summary stays under it too. Chinese text
+takes three bytes a character in UTF-8, emoji four, and control characters six once escaped in JSON.
 """
 
 import base64
@@ -21,6 +21,7 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import message
 from kata_harness.outputs import official, summary
 from selftests.gradekit import student_template
+from selftests.test_classroom import parse_outputs
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="runs the workflow's step as Linux runners do")
 
@@ -67,7 +68,7 @@ def test_the_reporter_input_stays_under_100_kb_whatever_the_messages(monkeypatch
     doc = _document(huge)
     monkeypatch.setattr(official, "REPORTER_BYTES", 10 ** 9)   # without the budget: what the old cut gave
     unbounded = official.classroom(doc, INFOS, _Timings(), solutions=tmp_path, shown="katas")
-    assert len(_reporter_input(unbounded)) > E2BIG   # the reporter step could not even have started
+    assert len(_reporter_input(unbounded)) > E2BIG   # no tool could even have been started with it
     monkeypatch.undo()
     bounded = official.classroom(doc, INFOS, _Timings(), solutions=tmp_path, shown="katas")
     assert len(_reporter_input(bounded)) < REPORTER_INPUT
@@ -104,8 +105,8 @@ def test_cjk_and_emoji_failures_and_exceptions_stay_within_both_limits(template,
     done = subprocess.run([sys.executable, "kata_harness/classroom_step.py"], cwd=repo, capture_output=True,
                           text=True, timeout=900, env={**os.environ, "KATA_LANG": "zh", "GITHUB_OUTPUT": str(output),
                                                        "GITHUB_STEP_SUMMARY": str(step_summary)})
-    assert done.returncode == 0, done.stderr
-    encoded = output.read_text().split("result=", 1)[1].strip()
+    assert done.returncode == 1, done.stderr   # points missing: the run shows as failed, once all is written
+    encoded = parse_outputs(output.read_text())["result"]
     size, summary_size = len(encoded), len(step_summary.read_bytes())
     print(f"reporter input {size} bytes, job summary {summary_size} bytes")
     assert size < REPORTER_INPUT and summary_size < JOB_SUMMARY

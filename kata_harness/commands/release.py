@@ -24,10 +24,15 @@ It checks itself by running the autograder as Classroom 50's runner does, on the
 (which students never get): ``codio_grade.py`` from ``templates/codio/`` beside the project with
 its reference (and the secret). It checks itself on a simulated Codio workspace.
 
-With the instructor's secret (hidden cases): the template carries the encrypted hidden key and a
-manifest signed with the secret, never the secret itself, and checks that the reference also
-scores full marks in official grading; the Gradescope zip and the Codio folder carry the secret in
-``kata_secret``, which their scripts pass to grade.py as ``--secret-file``.
+Every grader gets ``pins.txt`` (``templates/pins.txt``: the one list of the versions every platform
+installs) beside its scripts, which install from it.
+
+With the instructor's secret (hidden cases): the template carries a manifest signed with the
+secret, never the secret itself and never the hidden key (``tests/hidden_key.dat``, even encrypted,
+stays in this project: whoever grades with the hidden cases grades from here, with ``batch``), and
+checks that the reference also scores full marks in official grading; the Gradescope zip and the
+Codio folder carry the secret in ``kata_secret``, which their scripts pass to grade.py as
+``--secret-file``.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ PRACTICE_WORKFLOW = ".github/workflows/classroom.yml"   # in STUDENT_EXTRAS
 GRADESCOPE_EXTRAS = LAYOUT.templates / "gradescope"
 CLASSROOM50_EXTRAS = LAYOUT.templates / "classroom50"
 CODIO_EXTRAS = LAYOUT.templates / "codio"
+PINS = LAYOUT.templates / "pins.txt"   # the versions every platform installs; beside each grader's scripts
 # What an instructor-side grader grades with: the project as the template has it, plus the reference.
 GRADER_FILES = ("grade.py", "conftest.py", "pyproject.toml", "README.md")
 GRADER_FOLDERS = COPIED_FOLDERS + ("reference",)
@@ -113,7 +119,7 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
 def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None, *,
             for_classroom50: bool = False) -> list[str]:
     """Write the template into ``out`` and verify it; returns what the self-check found wrong.
-    ``secret``: the instructor's secret, which signs the manifest (never copied).
+    ``secret``: the instructor's secret, which signs the manifest (neither it nor the hidden key is copied).
     ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only.
     ``for_classroom50``: without the practice workflow and the manifest (see the module's docstring)."""
     check_target(out, force)
@@ -129,10 +135,11 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
         shutil.copy2(ROOT / name, out / name)
     for name in COPIED_FOLDERS:
         shutil.copytree(ROOT / name, out / name, ignore=_SKIPPED)
+    (out / Layout.HIDDEN_KEY).unlink(missing_ok=True)   # the hidden cases stay with the instructor
     if STUDENT_EXTRAS.is_dir():
         shutil.copytree(STUDENT_EXTRAS, out, dirs_exist_ok=True, ignore=_SKIPPED)
     if max_hint_level is not None:
-        cap_template_hints(out, key, max_hint_level, secret)
+        cap_template_hints(out, key, max_hint_level)
     if for_classroom50:
         (out / PRACTICE_WORKFLOW).unlink()
         _remove_empty_folders(out / ".github")
@@ -149,22 +156,23 @@ def _remove_empty_folders(folder: Path) -> None:
         folder.rmdir()
 
 
-def cap_template_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None) -> None:
-    """Keep hint levels 1 to ``level`` in the template's curriculum, and re-seal what depends on
-    those files: the template's answer key records the curriculum's digests (which hints do not
-    change the observations of), and the hidden key is bound to the answer key's bytes, so both
-    are written again for the template (the hidden one with the ``secret``, which
-    ``check_hidden_key`` made sure opens it)."""
+def cap_template_hints(out: Path, key: answer_key.AnswerKey, level: int, secret: str | None = None) -> None:
+    """Keep hint levels 1 to ``level`` in the template's curriculum, and write again the answer key,
+    which records the curriculum's digests (hints do not change the observations of). ``secret``:
+    unused (the template holds no hidden key to re-seal); kept for callers."""
 
     for path in sorted((out / "curriculum").glob("*.toml")):
         cap_hints(path, level)
     capped = answer_key.AnswerKey(**{**key.__dict__, "katas": {kata: answer_key.kata_digest(kata, out)
                                                                for kata in key.katas}})
     answer_key.write(capped, out / "tests" / "answer_key.dat")
-    if Layout(out).hidden_key.exists():
-        assert secret is not None   # copied from this project, whose hidden key check_hidden_key would not pass without it
-        payload = hidden.decrypt(secret)
-        hidden.write_key(secret, payload["extras"], payload["observations"], out)
+
+
+def seal_hidden_key(secret: str, root: Path) -> None:
+    """Write this project's hidden cases into ``root`` (a scratch copy of a template), bound to its
+    answer key: official grading there then runs them as ``batch`` does from this project."""
+    payload = hidden.decrypt(secret)
+    hidden.write_key(secret, payload["extras"], payload["observations"], root)
 
 
 def _environment(secret: str | None = None) -> dict:
@@ -187,6 +195,8 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
     problems = []
     if (out / "reference").exists():
         problems.append("the template contains reference/")
+    if Layout(out).hidden_key.exists():
+        problems.append(f"the template contains {Layout.HIDDEN_KEY}")
     fresh = _grade(out)
     if fresh["graded_against"] != "answer-key":
         problems.append(f"the template grades against {fresh['graded_against']}, not its answer key")
@@ -194,6 +204,17 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
         problems.append(f"the template fails its own integrity check: {fresh['integrity']['modified']}")
     if fresh["score"] != 0:
         problems.append(f"the template's stubs score {fresh['score']}/{fresh['max_score']}, not 0")
+    problems += _verify_reference(out, secret)
+    if _secret_in(out, secret):
+        problems.append("the template contains the secret")
+    return problems
+
+
+def _verify_reference(out: Path, secret: str | None) -> list[str]:
+    """The reference, copied into a scratch copy of the template's ``katas/``, scores 100 % there, in
+    practice and (given the ``secret``) officially, with this project's hidden cases sealed into the
+    copy, as the instructor's own grading runs them."""
+    problems = []
     with tempfile.TemporaryDirectory() as scratch:
         copy = Path(scratch) / "template"
         shutil.copytree(out, copy)
@@ -205,12 +226,12 @@ def verify(out: Path, secret: str | None = None) -> list[str]:
                        if f["status"] != "passed"]
             problems.append(f"the reference scores {solved['score']}/{solved['max_score']} in the template: {failing}")
         if secret:
+            if LAYOUT.hidden_key.exists():
+                seal_hidden_key(secret, copy)   # the instructor's hidden cases, which the template never holds
             official = _grade(copy, secret=secret)
             if not official.get("official") or official["score"] != official["max_score"]:
                 problems.append(f"the reference scores {official['score']}/{official['max_score']} in the template's "
                                 f"official grading")
-    if _secret_in(out, secret):
-        problems.append("the template contains the secret")
     return problems
 
 
@@ -228,6 +249,7 @@ def _grader_entries(extras: Path) -> dict:
     """{name: file} of an instructor-side grader: the platform's scripts (``extras``) at the root,
     then the project with its reference."""
     entries = {path.name: path for path in sorted(extras.iterdir()) if path.is_file()}
+    entries["pins.txt"] = PINS
     entries.update(_tree_entries(ROOT, GRADER_FILES, GRADER_FOLDERS))
     return entries
 
@@ -335,6 +357,7 @@ def classroom50_release(out: Path, *, force: bool = False, secret: str | None = 
     bundle = out / "autograder"
     bundle.mkdir()
     entries = {path.name: path for path in sorted(CLASSROOM50_EXTRAS.iterdir()) if path.is_file()}
+    entries["pins.txt"] = PINS   # autograder.py installs from it
     entries.update(_tree_entries(out / "template", CLASSROOM50_FILES, CLASSROOM50_FOLDERS))
     entries.pop(Layout.HIDDEN_KEY, None)   # hidden checks are for the instructor's side
     for name, path in entries.items():

@@ -64,8 +64,8 @@ class Graded(Protocol):
 def render(graded: Graded, output_format: str, *, colour: bool = False) -> str:
     """What ``grade.py --format FORMAT`` prints: text (the learner's table, coloured where
     ``colour``, and a line when learner code ran without a sandbox), json, classroom, gradescope,
-    markdown, or workflow (the practice workflow's reporter result, the log's text and the job
-    summary, from the one grading)."""
+    markdown, or workflow (the practice workflow's reporter result, the log's text, the job summary
+    and each function's status, from the one grading)."""
     g, lang = graded, graded.run.lang
     if output_format == "json":
         return json.dumps(g.doc, ensure_ascii=False, indent=1)
@@ -80,7 +80,10 @@ def render(graded: Graded, output_format: str, *, colour: bool = False) -> str:
         return summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered)
     if output_format == "workflow":   # one grading, three views: the reporter's result, the log, the job summary
         return json.dumps({"classroom": _reporter(g), "text": text(g.doc, g.katas, lang=lang, integrity=g.integrity),
-                           "markdown": summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered)},
+                           "markdown": summary.markdown(g.doc, g.katas, lang=lang, warning=g.tampered),
+                           # each function's status, which the reporter's pass/fail/error does not tell (todo)
+                           "statuses": {f"{k['kata']}.{f['name']}": f["status"] for k in g.doc["katas"]
+                                        for f in k["functions"]}},
                           ensure_ascii=False)
     shown_text = text(g.doc, g.katas, lang=lang, integrity=g.integrity, colour=colour)
     if g.doc.get("sandbox") == "none":
