@@ -6,9 +6,10 @@ grader records a grade from: gradescope) runs, after a function's public cases, 
 randomised public case drawn again with a seed derived from the secret. A submission that looks
 its answers up in the public answer key therefore earns practice points only.
 
-The expected results of hidden cases come from the live reference on the instructor's side, and
-in a student template from ``tests/hidden_key.dat``, which ``KATA_SECRET=... python grade.py
-freeze`` writes: a header in plain text (the number of hidden cases per function and the digest
+The expected results of hidden cases come from the live reference, or, where grading is against
+the answer key, from ``tests/hidden_key.dat``, which ``KATA_SECRET=... python grade.py freeze``
+writes into the instructor's project (no student template ships it: whoever grades with the hidden
+cases has them from the instructor's project): a header in plain text (the number of hidden cases per function and the digest
 of the public key it belongs to) and a Fernet token (AES-128-CBC with HMAC-SHA256) whose key is
 derived from the secret. Only grade.py's parent reads the secret and decrypts; the children get
 the hidden cases as [case index, seed] pairs, never the secret.
