@@ -10,6 +10,7 @@ runs), grading the kata files of different submissions one after the other, as b
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import platform
@@ -329,7 +330,7 @@ def test_only_rows_whose_every_job_ended_normally_are_cached(tmp_path, monkeypat
 
     def run() -> dict:
         rows = batch.run_batch(submissions, out, FUNCTIONS, lambda: {}, jobs=1, function_timeout=1.0,
-                               sandboxed=False, log=open(os.devnull, "w"))
+                               sandboxed=False, log=io.StringIO())
         return {row["submission"]: row["score"] for row in rows}
 
     full = sum(f.points for f in FUNCTIONS)
