@@ -87,8 +87,8 @@ class Child:
                  zygote: bool = False, serial: bool = False):
         flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
             (["--serial"] if serial else []) + (["--sandboxed"] if sandboxed else [])
-        # A zygote's jobs run in a memory cgroup of their own, where one can be made here.
-        self.memory = sandbox.JobMemory.make() if zygote else None
+        # A learner zygote's jobs run in a memory cgroup of their own, where one can be made here.
+        self.memory = sandbox.JobMemory.make() if zygote and solutions else None
         if self.memory is not None:
             flags += ["--job-memory", sandbox.JOB_MEMORY_INSIDE if sandboxed else str(self.memory.folder)]
         command = [sys.executable, "-c", CHILD_CODE, str(ROOT), *flags]
@@ -274,7 +274,7 @@ class _OneProcessLane:
 
     def start(self) -> None:
         """Start the process now if none runs (it loads torch while the caller goes on)."""
-        if self.process is None or not self.process.alive() or self.process.retiring:
+        if self.process is None or not self.process.alive() or getattr(self.process, "retiring", False):
             if self.process is not None:
                 self.process.stop()
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, **self._CHILD)
@@ -292,7 +292,7 @@ class _OneProcessLane:
         process = self.process
         # Only a job of this lane's own process can hold it: a job of another lane's never does.
         return isinstance(handle, (ForkedChild, SerialJob)) and process is not None and handle.process is process \
-            and process.alive() and not process.retiring
+            and process.alive() and not getattr(process, "retiring", False)
 
     def _job(self) -> GradingChild:
         """The handle of the next job (it keeps the lane's current process)."""

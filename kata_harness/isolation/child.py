@@ -166,8 +166,7 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, in_process, obs
         _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
         _clear_up(pid, sandboxed, processes, forks.own_pid_namespace)
-        processes.clear_shared_objects()
-        changed = forks.broken or processes.settings() != settings
+        changed = changed_by_job(settings, forks)
         _report_exit(events, job_id, status, memory_limit=sandbox.memory_limit() if memory and memory.stops() > stops
                      else None, retiring=changed or None)
         if changed:
@@ -191,10 +190,20 @@ def _job_cgroup(folder: str | None):
 def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, in_process, observe) -> None:
     """In a job just forked: cut every tie to the zygote and the jobs beside it, then run the job
     and end. Never returns."""
-    # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
-    processes.die_with_parent(0 if os.getpid() == 1 else zygote)
     events.close()
     jobs.close()   # the jobs still queued are not this job's to read
+    prepare_job(zygote, memory)
+    _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, in_process, observe)
+    os._exit(0)
+
+
+def prepare_job(zygote: int, memory) -> None:
+    """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
+    zygote, leads a process group of its own, moves into the jobs' memory cgroup (``memory``; else
+    caps its address space), takes namespaces and a session keyring of its own, and gives up every
+    capability. (``benchmarks/fork_cost.py`` measures what this costs.)"""
+    # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
+    processes.die_with_parent(0 if os.getpid() == 1 else zygote)
     os.setsid()   # its own process group, killed as a whole
     if memory is not None:
         memory.join()
@@ -202,8 +211,14 @@ def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, in_
     processes.drop_capabilities()
     if memory is None:
         sandbox.limit_address_space()
-    _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, in_process, observe)
-    os._exit(0)
+
+
+def changed_by_job(settings: tuple, forks) -> bool:
+    """In a zygote after a job has ended: clear what the job may have left in the IPC namespace
+    and keyrings it shared (where it had none of its own), and say whether the job changed this
+    zygote's ``settings`` (or left it unable to fork another), so that it must retire."""
+    processes.clear_shared_objects()
+    return forks.broken or processes.settings() != settings
 
 
 def _report_exit(events, job_id, status: int, **notes) -> None:
