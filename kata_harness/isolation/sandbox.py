@@ -26,6 +26,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from functools import cache
 from pathlib import Path
@@ -236,15 +237,25 @@ class JobMemory:
         return (self.folder / "cgroup.procs").exists() and (self.folder / self.events).exists()
 
     def remove(self) -> None:
-        """Remove the cgroup once its jobs are gone (waiting a moment for the last to end)."""
-        for _ in range(50):
-            try:
-                self.folder.rmdir()
+        """Remove the cgroup once its jobs are gone: now if it is empty, else from a thread of its
+        own as soon as the last job has ended (no caller waits for a dying job)."""
+        if not self._removed():
+            threading.Thread(target=self._remove_soon, daemon=True).start()
+
+    def _removed(self) -> bool:
+        try:
+            self.folder.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
+        return True
+
+    def _remove_soon(self) -> None:
+        for _ in range(100):
+            time.sleep(0.05)
+            if self._removed():
                 return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.01)
 
 
 def _own_memory_cgroups() -> list[tuple[Path, int]]:
