@@ -10,7 +10,12 @@ machine's noise falls on all of them alike):
 
 - *in one process*: the job run in a copy of the zygote that runs every job itself: the work alone;
 - *bare fork*: a child forked and ended at once: what the process costs, with no job;
-- *forked job*: a child forked to run the job, as batch runs it (without relaying its events).
+- *forked job*: a child forked to run the job (without relaying its events): the fork-per-kata floor;
+- *isolated job*: the same job isolated as batch isolates it: forked as the first process of a pid
+  namespace of its own, in the jobs' memory cgroup, with its own user and IPC namespaces and
+  session keyring and no capabilities (``child.prepare_job``), the zygote clearing up and checking
+  its own settings after it (``child.changed_by_job``). The benchmark process is the zygote, in
+  namespaces of its own where this machine allows them, as batch's zygote is.
 
 It reports CPU milliseconds per job (the zygote's and the child's), the forked job's minor page
 faults, and, from one more pass, the memory the forked job wrote into: every page of the zygote's
@@ -31,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kata_harness.content.curriculum import load_curriculum  # noqa: E402
-from kata_harness.isolation import child  # noqa: E402
+from kata_harness.isolation import child, processes, sandbox  # noqa: E402
 from kata_harness.layout import LAYOUT  # noqa: E402
 
 
@@ -48,15 +53,19 @@ def _children_cpu() -> tuple[float, int]:
     return used.ru_utime + used.ru_stime, used.ru_minflt
 
 
-def _forked(job: dict | None, measure_memory: bool = False) -> tuple[float, int, int]:
+def _forked(job: dict | None, measure_memory: bool = False, isolation=None) -> tuple[float, int, int]:
     """(CPU seconds of the fork, the child and its end; the child's minor faults; KiB it wrote) of
-    one child that runs ``job`` (None: ends at once)."""
+    one child that runs ``job`` (None: ends at once); with ``isolation`` (forks, memory cgroup,
+    settings), isolated as batch isolates a job."""
     read_end, write_end = os.pipe()
     cpu_before, faults_before = _children_cpu()
     own_before = time.process_time()
-    pid = os.fork()
+    zygote = os.getpid()
+    pid = isolation[0].fork() if isolation else os.fork()
     if pid == 0:
         os.close(read_end)
+        if isolation:
+            child.prepare_job(zygote, isolation[1])
         written = _private_dirty_kib() if measure_memory else 0
         if job is not None:
             child._run_job(lambda event, **fields: None, job)
@@ -67,6 +76,8 @@ def _forked(job: dict | None, measure_memory: bool = False) -> tuple[float, int,
     answer = b"".join(iter(lambda: os.read(read_end, 64), b""))
     os.close(read_end)
     os.waitpid(pid, 0)
+    if isolation and child.changed_by_job(isolation[2], isolation[0]):
+        sys.exit("a job changed the zygote's settings: the benchmark cannot go on")
     own = time.process_time() - own_before
     cpu_after, faults_after = _children_cpu()
     return cpu_after - cpu_before + own, faults_after - faults_before, int(answer or 0)
@@ -90,12 +101,17 @@ def main() -> None:
     if not hasattr(os, "fork") or not Path("/proc/self/smaps_rollup").exists():
         sys.exit("this benchmark needs Linux (fork and /proc)")
     os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in batch's sandbox
+    memory = sandbox.JobMemory.make()   # before the namespaces: the grader makes it, outside them
+    own_namespaces = processes.enter_zygote_namespaces()
     child.observing()   # torch, after the checks above
 
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
              "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
     child._warm_up()
     child.prepare_to_fork()
+    cgroup = sandbox.JobCgroup(str(memory.folder)) if memory else None
+    forks = processes.JobForks(own_namespaces)
+    isolation = (forks, cgroup, processes.settings())
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
     server = os.fork()
@@ -107,14 +123,15 @@ def main() -> None:
         os.write(orders_write, str(index).encode().ljust(8))
         return float(os.read(answers_read, 32))
 
-    totals = {"in one process": 0.0, "bare fork": 0.0, "forked job": 0.0}
+    totals = {"in one process": 0.0, "bare fork": 0.0, "forked job": 0.0, "isolated job": 0.0}
     faults = 0
     for round_number in range(args.rounds + 1):
         for index, job in enumerate(jobs):
             kinds = [("in one process", lambda i=index: in_one_process(i)),
                      ("bare fork", lambda: _forked(None)[0]),
-                     ("forked job", lambda j=job: _forked(j))]
-            for name, run in kinds[index % 3:] + kinds[:index % 3]:
+                     ("forked job", lambda j=job: _forked(j)),
+                     ("isolated job", lambda j=job: _forked(j, isolation=isolation))]
+            for name, run in kinds[index % 4:] + kinds[:index % 4]:
                 result = run()
                 if round_number == 0:   # the warm-up pass
                     continue
@@ -130,10 +147,14 @@ def main() -> None:
     per_job = {name: total / count * 1000 for name, total in totals.items()}
     print(json.dumps({"jobs": count, "cpu_ms_per_job": {k: round(v, 1) for k, v in per_job.items()},
                       "forked_job_over_work": round(per_job["forked job"] / per_job["in one process"], 2),
+                      "isolated_job_over_forked_job": round(per_job["isolated job"] / per_job["forked job"], 2),
+                      "isolation": {"own pid namespaces": forks.own_pid_namespace, "memory cgroup": cgroup is not None},
                       "copy_on_write_ms_per_job": round(per_job["forked job"] - per_job["bare fork"]
                                                         - per_job["in one process"], 1),
                       "minor_faults_per_forked_job": round(faults / count),
                       "kib_written_per_forked_job": sorted(written)[len(written) // 2]}, indent=1))
+    if memory is not None:
+        memory.remove()
 
 
 if __name__ == "__main__":

@@ -12,9 +12,13 @@ elsewhere each submission gets a fresh child. So whatever one submission does (c
 events, write files), every other row is what it would be alone. A kata job can therefore depend
 on nothing a submission controls but its own kata file, so a kata file already graded in this run
 (the same bytes for the same kata, such as an untouched stub) is not run again (``GradedKatas``).
-The gradebook and its cache are written atomically, the cache keyed by everything that can change
-a verdict; CSV cells are neutralised against formula injection and the CSV starts with a UTF-8
-byte order mark, so spreadsheets show Chinese names.
+A kata job whose zygote died under it (something outside the job ended it) is graded again on a
+fresh zygote, up to ``ZYGOTE_RETRIES`` times, rather than charged; a job the kernel stopped at
+its memory limit is a note on its row. The gradebook and its cache are written atomically, the
+cache keyed by everything that can change a verdict and holding only rows whose every job ended
+normally (an interrupted, retried or crashed one is graded again next time); CSV cells are
+neutralised against formula injection and the CSV starts with a UTF-8 byte order mark, so
+spreadsheets show Chinese names.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from ..outputs.gradebook import GRADEBOOK_LIMIT
 from . import UsageError, repository
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
+ZYGOTE_RETRIES = 2            # times a kata is graded again when its zygote died under a job
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
 
 
@@ -66,6 +71,8 @@ class Submission:
     files: dict | None = None           # file name -> bytes; None when there is nothing to grade
     notes: list = field(default_factory=list)
     digest: str = ""
+    # Whether every job of its grading ended normally (else its row is never cached).
+    graded_normally: bool = True
 
 
 def shown_name(name: str) -> str:
@@ -370,9 +377,9 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             worker.close()
     ordered = [rows[s.name] for s in submissions]
     write_atomically(out, gradebook.encode(out, ordered, functions))
-    if state is not None:
+    if state is not None:   # only rows whose every job ended normally: any other is graded again next time
         write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
-            s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas}}).encode())
+            s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas if s.graded_normally}}).encode())
     reused = len(with_katas) - len(todo)
     print(f"{len(submissions)} submissions: {len(todo)} graded, {reused} unchanged (results reused), "
           f"{len(submissions) - len(with_katas)} without katas -> {out}", file=log)
@@ -443,6 +450,7 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
         thread.join()
     for submission in todo:   # a worker that could not start leaves its submissions to be noted
         if submission.name not in rows:
+            submission.graded_normally = False
             submission.notes.append("not graded: the grader failed (see its output)")
             rows[submission.name] = row_for(submission, functions, None)
     return rows
@@ -461,7 +469,8 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
                 function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
     """The row of one submission, graded kata by kata in ``worker``'s lane (each kata file staged
     alone), or taken from ``graded`` where the same file was graded already; whatever goes wrong
-    while grading it (anything raised) is a note on its row, with no points, and the worker goes on."""
+    while grading it (anything raised) is a note on its row, with no points, and the worker goes on.
+    A kata whose grading did not end normally marks the submission so (``graded_normally``)."""
     assert submission.files is not None   # only submissions with kata files are queued
     lane = worker.lane()
     verdicts: dict[str, Verdict] = {}
@@ -470,13 +479,17 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
             data = submission.files.get(f"{kata}.py")
             known = graded.claim(kata, data) if graded is not None else None
             if known is None:
-                known = _graded_kata(kata, data, worker, lane, [f for f in functions if f.kata == kata], table,
-                                     function_timeout, extras, graded)
+                done = _graded_kata(kata, data, worker, lane, [f for f in functions if f.kata == kata], table,
+                                    function_timeout, extras, graded)
+                known = done.verdicts
+                submission.graded_normally &= done.normally
+                submission.notes += [f"{kata}: {note}" for note in done.notes]
             verdicts.update(known)
         return row_for(submission, functions, verdicts)
     except Exception as error:
         if worker.zygote is not None:
             worker.zygote.stop()   # it may be in the middle of a job: the next submission gets a new one
+        submission.graded_normally = False
         submission.notes.append(shown_name(f"not graded: {type(error).__name__}: {error}"))
         return row_for(submission, functions, None)
     finally:
@@ -484,18 +497,38 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
             lane.stop()
 
 
+@dataclass
+class _KataGrading:
+    """One kata file's verdicts, whether every job of its grading ended normally, and its notes."""
+    verdicts: dict
+    normally: bool
+    notes: list
+
+
 def _graded_kata(kata: str, data: bytes | None, worker: _Worker, lane: Lane, functions: list[FunctionInfo],
-                 table: dict, function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
+                 table: dict, function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> _KataGrading:
     """The verdicts of one kata's ``functions`` for its file ``data`` (None: the submission has none),
-    staged alone and graded in ``lane``; kept in ``graded`` (claimed by the caller) unless the
-    grading was interrupted."""
+    staged alone and graded in ``lane``; kept in ``graded`` (claimed by the caller) only if every
+    job ended normally. A grading during which a job's zygote died under it is done again on a
+    fresh zygote (at most ``ZYGOTE_RETRIES`` times): what ended it was outside the job."""
     kept = None
     try:
         worker.stage({} if data is None else {f"{kata}.py": data})
-        result = grade(functions, worker.staging, Recorded(table), lane=lane, function_timeout=function_timeout,
-                       extras=extras)
-        kept = None if result.interrupted else result.verdicts
-        return result.verdicts
+        notes = []
+        for attempt in range(ZYGOTE_RETRIES + 1):
+            deaths, stops = getattr(lane, "deaths", 0), getattr(lane, "memory_stops", 0)
+            result = grade(functions, worker.staging, Recorded(table), lane=lane, function_timeout=function_timeout,
+                           extras=extras)
+            died = getattr(lane, "deaths", 0) > deaths
+            if getattr(lane, "memory_stops", 0) > stops:
+                notes.append(f"a job was stopped at the memory limit ({sandbox.memory_limit() / (1 << 30):g} GiB)")
+            if not died:
+                break
+            notes.append("its grading process died under a job" + ("; graded again on a fresh one"
+                                                                      if attempt < ZYGOTE_RETRIES else ""))
+        normally = not result.interrupted and not died and attempt == 0
+        kept = result.verdicts if normally else None
+        return _KataGrading(result.verdicts, normally, list(dict.fromkeys(notes)))
     finally:
         if graded is not None:
             graded.release(kata, data, kept)

@@ -88,16 +88,27 @@ class Child:
                  zygote: bool = False, serial: bool = False):
         flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
             (["--serial"] if serial else []) + (["--sandboxed"] if sandboxed else [])
+        # A learner zygote's jobs run in a memory cgroup of their own, where one can be made here.
+        self.memory = sandbox.JobMemory.make() if zygote and solutions else None
+        if self.memory is not None:
+            flags += ["--job-memory", sandbox.JOB_MEMORY_INSIDE if sandboxed else str(self.memory.folder)]
         command = [sys.executable, "-c", CHILD_CODE, str(ROOT), *flags]
         if sandboxed:
-            command = sandbox.command([Path(s) for s in solutions]) + command
+            command = sandbox.command([Path(s) for s in solutions], memory=self.memory) + command
         # The instructor's secret never reaches a process that runs solutions.
         environment = {k: v for k, v in os.environ.items() if k != "KATA_SECRET"}
         options = processes.popen_options()
         if solutions and not sandboxed:   # it runs learner code: as KATA_RUN_AS's user, if given
             options.update(processes.learner_user_options(environment))
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, cwd=ROOT, env=environment, **options)
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, cwd=ROOT, env=environment, **options)
+        except BaseException:
+            if self.memory is not None:
+                self.memory.remove()
+            raise
+        self.stopped = False    # stopped by the parent (not died by itself)
+        self.retiring = False   # a zygote that said it will serve no further job
         with _LIVE_LOCK:
             _LIVE.add(self)
         self.events: queue.Queue = queue.Queue()
@@ -170,6 +181,7 @@ class Child:
 
     def stop(self, clean: bool = True) -> None:
         """Kill the child and everything it started."""
+        self.stopped = True
         processes.kill_tree(self.process)
         try:
             self.process.wait(timeout=5)
@@ -182,6 +194,8 @@ class Child:
             pass
         # stdout and stderr are left to their reader threads: closing a stream while a thread reads
         # it would wait for that read, which a process that escaped the kill can hold open forever.
+        if self.memory is not None:
+            self.memory.remove()
         with _LIVE_LOCK:
             _LIVE.discard(self)
 
@@ -255,10 +269,12 @@ class _OneProcessLane:
         self.sandboxed, self.solutions = sandboxed, tuple(solutions)
         self.process: Child | None = None
         self.submitted = 0     # jobs sent to the current process
+        self.deaths = 0        # jobs whose process died under them (not stopped by the parent)
+        self.memory_stops = 0  # jobs the kernel stopped at the memory limit
 
     def start(self) -> None:
         """Start the process now if none runs (it loads torch while the caller goes on)."""
-        if self.process is None or not self.process.alive():
+        if self.process is None or not self.process.alive() or getattr(self.process, "retiring", False):
             if self.process is not None:
                 self.process.stop()
             self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, **self._CHILD)
@@ -276,7 +292,7 @@ class _OneProcessLane:
         process = self.process
         # Only a job of this lane's own process can hold it: a job of another lane's never does.
         return isinstance(handle, (ForkedChild, SerialJob)) and process is not None and handle.process is process \
-            and process.alive()
+            and process.alive() and not getattr(process, "retiring", False)
 
     def _job(self) -> GradingChild:
         """The handle of the next job (it keeps the lane's current process)."""
@@ -298,7 +314,11 @@ class Zygote(_OneProcessLane):
     all it started, and serves the next job. Only a zygote that does not answer takes the jobs
     queued in it along (the next job gets a new one). The zygote is not dumpable and its jobs hold
     no capabilities, so no job can read or write its memory (``/proc/PID/mem``, ptrace); so no job
-    can see, signal or write into another's.
+    can see, signal or write into another's. Where the kernel allows, each job is also the first
+    process of a pid namespace of its own, with its own user and IPC namespaces and keyrings, in a
+    memory cgroup that counts all it holds (``child._serve_forks``); a zygote a job changed
+    retires after that job. ``deaths`` counts the jobs whose zygote died under them (a caller may
+    grade them again on a fresh one), ``memory_stops`` those the kernel stopped at the limit.
     """
 
     _CHILD = {"zygote": True}
@@ -314,8 +334,10 @@ class ForkedChild:
     def __init__(self, zygote: Zygote):
         assert zygote.process is not None   # Zygote.submit, its only maker, has just started it
         self.zygote, self.process = zygote, zygote.process
-        self.status = None
+        self.status: int | Kind | None = None   # the job's wait status; Kind.RETIRED: the zygote would not run it
         self.job = None
+        self.memory_limit = 0    # bytes: the kernel stopped the job at its memory limit
+        self.orphaned = False    # the zygote died under the job
 
     @property
     def output_tail(self) -> str:
@@ -338,13 +360,32 @@ class ForkedChild:
             if self.status is not None:
                 return None
             event = self.process.next_event(until - time.monotonic())
-            if event is None:
-                return None      # the zygote itself died
+            if event is None:    # the zygote itself died
+                if not self.process.stopped and not self.orphaned:
+                    self.orphaned = True
+                    self.zygote.deaths += 1
+                return None
             if not event.control:
                 return event
-            if event.kind == Kind.EXITED and event.job == self.job:
-                self.status = event.fields.get("status", -1)
+            if event.job != self.job:
+                continue
+            if event.kind == Kind.EXITED:
+                self._ended(event.fields)
                 return None
+            if event.kind == Kind.RETIRED:   # a zygote that an earlier job changed: this job goes elsewhere
+                self.status = Kind.RETIRED
+                self.process.retiring = True
+                return Event(Kind.RETIRED, {}, event.at, self.job)
+
+    def _ended(self, fields: dict) -> None:
+        """The zygote reported the job's end: its status, and what the zygote says with it."""
+        self.status = fields.get("status", -1)
+        limit = fields.get("memory_limit")
+        if isinstance(limit, int) and limit > 0:
+            self.memory_limit = limit
+            self.zygote.memory_stops += 1
+        if fields.get("retiring"):
+            self.process.retiring = True
 
     def stop(self, clean: bool = True) -> None:
         """Wait briefly for the zygote to report the job's end (it follows the job's last event). A
@@ -360,12 +401,17 @@ class ForkedChild:
                     break   # the zygote itself is gone
         except queue.Empty:
             pass
-        if self.status is None and self.zygote.process is self.process:
+        if (self.status is None or self.process.retiring) and self.zygote.process is self.process:
             self.zygote.stop()
 
     def death_reason(self) -> str:
         """How the forked child ended, as the zygote reported it."""
-        if self.status is None:
+        if self.memory_limit:
+            gib = f"{self.memory_limit / (1 << 30):g} GiB"
+            return f"stopped at the memory limit of {gib} / 超出 {gib} 内存上限，被终止"
+        if self.orphaned:
+            return "the process it was forked from died"
+        if not isinstance(self.status, int):
             return "no answer"
         return exit_reason(os.waitstatus_to_exitcode(self.status)) if hasattr(os, "waitstatus_to_exitcode") \
             else f"status {self.status}"

@@ -7,6 +7,14 @@ the folder). Both stream plain-data events to the parent (see ``channel``); the 
 keeps the score and survives whatever happens here.
 
 What each job sends, in which order, is ``protocol.Kind``'s to say: this module only speaks it.
+
+A zygote's jobs reach neither each other nor the zygote (``_serve_forks``): where the kernel
+allows it, the zygote lives in a user and pid namespace of its own, and each job is the first
+process of a fresh pid namespace (it cannot name any process outside, so it can signal, limit,
+renice or trace none), with a user and an IPC namespace and a session keyring of its own, in the
+jobs' memory cgroup. Whatever such a job could still change in its zygote from outside (its
+limits, scheduling, cgroup: ``processes.settings``) is compared after every job, and a zygote
+that finds a change retires.
 """
 
 from __future__ import annotations
@@ -67,9 +75,17 @@ def _private_streams():
 
 
 def main(argv: list[str]) -> None:
-    """Entry point; ``argv`` holds flags: --warm, --zygote, --serial, --sandboxed."""
+    """Entry point; ``argv`` holds flags: --warm, --zygote, --serial, --sandboxed, and
+    --job-memory FOLDER (a zygote's: the memory cgroup its jobs run in, see ``sandbox.JobMemory``)."""
+    # First, while this is one thread that has imported nothing: a zygote moves into namespaces of
+    # its own (the process that started it stays behind, waiting for it), so as to fork each job
+    # into a pid namespace of the job's own.
+    was_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    own_namespaces = "--zygote" in argv and processes.enter_zygote_namespaces()
     events, jobs = _private_streams()
-    sandbox.apply_limits()
+    # A process limit counts every process of the user on the machine once this is not root in
+    # the first user namespace: for root in a namespace of its own, the pid namespaces bound them.
+    sandbox.apply_limits(count_processes=not (own_namespaces and was_root))
     # No process of the same user may read or write this one's memory (a job forked from it, a
     # learner process beside it): /proc/PID/mem and ptrace need a dumpable process or a capability.
     processes.hide_from_same_user()
@@ -78,7 +94,9 @@ def main(argv: list[str]) -> None:
         # lazy imports for the path of a cache it never writes here) would otherwise refuse.
         tempfile.tempdir = "/tmp"
     serves_learners = "--zygote" in argv or "--serial" in argv
-    if serves_learners:
+    if serves_learners and not own_namespaces:
+        # (A zygote in namespaces of its own keeps the capabilities it has in them, which reach
+        # nothing outside them, to make each job's pid namespace; every job drops all it has.)
         processes.drop_capabilities()
     # Importing torch makes the garbage collector walk the young heap a few hundred times and find
     # next to nothing: a tenth of the import's time. It is off until the imports and the warm-up
@@ -94,7 +112,8 @@ def main(argv: list[str]) -> None:
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
-        _serve_forks(events, jobs, orders, "--sandboxed" in argv)
+        memory = argv[argv.index("--job-memory") + 1] if "--job-memory" in argv[:-1] else None
+        _serve_forks(events, jobs, orders, "--sandboxed" in argv, own_namespaces, memory)
     elif "--serial" in argv:
         _serve_serially(events, orders)
     else:
@@ -119,12 +138,19 @@ def observing():
     return local
 
 
-def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool) -> None:
+def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, own_namespaces: bool = False,
+                 memory_folder: str | None = None) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it. A
-    job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on."""
+    job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on. A
+    zygote whose own settings a job changed (``processes.settings``) reports that job's end, then
+    answers the next job ``retired`` and ends, so the parent gives that job to a fresh zygote."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     prepare_to_fork()
+    forks = processes.JobForks(own_namespaces)
+    memory = _job_cgroup(memory_folder)
+    settings = processes.settings()
+    zygote = os.getpid()
     while (job := orders.next_job()) is not None:
         job_id = job.get("job")
         if orders.cancelled(job_id):   # cut short before it started: nothing to run
@@ -135,26 +161,76 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool) -> None:
         if str(job_id).isalnum():
             os.write(2, OUTPUT_MARK.format(job_id).encode())
         read_end, write_end = os.pipe()
-        zygote = os.getpid()
-        pid = os.fork()
+        stops = memory.stops() if memory else 0
+        pid = forks.fork()
         if pid == 0:
-            processes.die_with_parent(zygote)
             os.close(read_end)
-            events.close()
-            jobs.close()   # the jobs still queued are not this job's to read
-            os.setsid()   # its own process group, killed as a whole
-            _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job_id), job)
-            os._exit(0)
+            _start_job(zygote, events, jobs, write_end, job, memory)
         os.close(write_end)
         _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
-        _clear_up(pid, sandboxed)
-        _report_exit(events, job_id, status)
+        _clear_up(pid, sandboxed, forks.own_pid_namespace)
+        changed = changed_by_job(settings, forks)
+        _report_exit(events, job_id, status, memory_limit=sandbox.memory_limit() if memory and memory.stops() > stops
+                     else None, retiring=changed or None)
+        if changed:
+            following = orders.next_job()
+            if following is not None:
+                events.write(b"Z " + json.dumps({"event": Kind.RETIRED, "job": following.get("job")}).encode() + b"\n")
+            return
 
 
-def _report_exit(events, job_id, status: int) -> None:
-    """Tell the parent that a job and all it started are gone (its wait status)."""
-    events.write(b"Z " + json.dumps({"event": Kind.EXITED, "job": job_id, "status": status}).encode() + b"\n")
+def _job_cgroup(folder: str | None):
+    """The jobs' memory cgroup (``sandbox.JobCgroup``), or None where there is none (each job then
+    caps its address space instead)."""
+    if folder is None:
+        return None
+    try:
+        return sandbox.JobCgroup(folder)
+    except OSError:
+        return None
+
+
+def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory) -> None:
+    """In a job just forked: cut every tie to the zygote and the jobs beside it, then run the job
+    and end. Never returns."""
+    events.close()
+    jobs.close()   # the jobs still queued are not this job's to read
+    prepare_job(zygote, memory)
+    _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job)
+    os._exit(0)
+
+
+def prepare_job(zygote: int, memory) -> None:
+    """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
+    zygote, leads a process group of its own, moves into the jobs' memory cgroup (``memory``; else
+    caps its address space), takes namespaces and a session keyring of its own, and gives up every
+    capability. (``benchmarks/fork_cost.py`` measures what this costs.)"""
+    # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
+    processes.die_with_parent(0 if os.getpid() == 1 else zygote)
+    os.setsid()   # its own process group, killed as a whole
+    if memory is not None:
+        memory.join()
+    processes.isolate_job()
+    processes.drop_capabilities()
+    if memory is None:
+        sandbox.limit_address_space()
+
+
+def changed_by_job(settings: tuple, forks) -> bool:
+    """In a zygote after a job has ended: clear what the job may have left in the IPC namespace
+    and keyrings it shared (where it had none of its own), and say whether the job changed this
+    zygote's ``settings`` (or left it unable to fork another), so that it must retire."""
+    processes.clear_shared_objects()
+    return forks.broken or processes.settings() != settings
+
+
+def _report_exit(events, job_id, status: int, **notes) -> None:
+    """Tell the parent that a job and all it started are gone (its wait status), with ``notes``
+    where they apply: ``memory_limit`` (the kernel stopped the job at that many bytes), ``retiring``
+    (the job changed this zygote, which serves no other)."""
+    fields = {"event": Kind.EXITED, "job": job_id, "status": status, **{k: v for k, v in notes.items() if v is not None}}
+    events.write(b"Z " + json.dumps(fields).encode() + b"\n")
 
 
 class _Orders:
@@ -287,20 +363,26 @@ def _changes(before: tuple[dict, frozenset]) -> bool:
     return any(names.get(key) != value for key, value in before[0].items()) or bool(threads - before[1])
 
 
-def _clear_up(pid: int, sandboxed: bool) -> None:
+def _clear_up(pid: int, sandboxed: bool, own_pid_namespace: bool = False) -> None:
     """Kill everything the job left running before the next job. (It can have left no files: in
-    the sandbox every folder it could write is read-only.)"""
+    the sandbox every folder it could write is read-only.) A job that was the first process of its
+    own pid namespace has taken all it started with it: the kernel ends a namespace's processes
+    before the end of its first is reported."""
 
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
+    if own_pid_namespace:
+        return
     if not sandboxed:
         processes.kill_orphans()
         return
-    # Our own pid namespace: kill(-1) reaches every process in it but ourselves and its init.
+    # Our own pid namespace: kill(-1) reaches every process in it but ourselves and its init (and,
+    # for a zygote in a namespace of its own, the waiter above it, which no job can reach).
+    spared = {1, os.getpid(), *processes.lineage_in_proc()}
     for _ in range(50):
-        others = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and int(p.name) not in (1, os.getpid())]
+        others = [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and int(p.name) not in spared]
         if not others:
             break
         try:

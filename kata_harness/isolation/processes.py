@@ -205,10 +205,32 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def pid_in_proc() -> int:
+    """This process's number as ``/proc`` shows it (another than ``os.getpid()`` in a pid namespace
+    of its own, such as a zygote's, beneath a ``/proc`` of the namespace above)."""
+    try:
+        return int(Path("/proc/self").readlink().name)
+    except (OSError, ValueError):
+        return os.getpid()
+
+
+def lineage_in_proc() -> set[int]:
+    """This process and its ancestors, by their numbers as ``/proc`` shows them."""
+    found, pid = set(), pid_in_proc()
+    while pid > 1 and pid not in found:
+        found.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            pid = int(stat[stat.rfind(b")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return found
+
+
 def kill_orphans(spare: Collection[int] = frozenset()) -> None:
     """Kill every child of this process except ``spare`` (re-parented orphans of learner code),
     until none is left; reap them so that none lingers as a zombie."""
-    me = os.getpid()
+    me = pid_in_proc()
     for _ in range(50):
         victims = [pid for pid in children_of(me) if pid not in spare]
         if not victims:
@@ -223,3 +245,158 @@ def kill_orphans(spare: Collection[int] = frozenset()) -> None:
                 os.waitpid(pid, 0)
             except (ChildProcessError, OSError):
                 pass
+
+
+# Namespaces: a zygote in a user and pid namespace of its own forks each job as the first process
+# of a fresh pid namespace; the job then gives itself a user and IPC namespace of its own.
+_CLONE_NEWUSER, _CLONE_NEWIPC, _CLONE_NEWPID = 0x10000000, 0x08000000, 0x20000000
+# keyctl(2)'s number by machine, and its operations used here.
+_KEYCTL = {"x86_64": 250, "amd64": 250, "aarch64": 219, "arm64": 219, "riscv64": 219, "loongarch64": 219,
+           "i386": 288, "i686": 288, "armv7l": 311, "s390x": 280, "ppc64le": 271, "ppc64": 271}
+_KEYCTL_JOIN_SESSION_KEYRING, _KEYCTL_CLEAR, _KEYCTL_GET_PERSISTENT = 1, 7, 22
+_KEY_SPEC_USER_KEYRING, _KEY_SPEC_USER_SESSION_KEYRING = -4, -5
+
+
+def _libc():
+    import ctypes  # deferred: used on Linux only (namespaces, keyrings)
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def enter_zygote_namespaces() -> bool:
+    """Linux, at a zygote's start (one thread, nothing imported yet): move into a user and a pid
+    namespace of its own. The process that called this stays behind as a small waiter that ends as
+    the zygote ends; the zygote goes on as the first process of the new pid namespace, which lets
+    it fork every job into a pid namespace of the job's own (``fork_job``). Returns whether it did
+    (False: unprivileged user namespaces are not allowed here, and nothing changed)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        if _libc().unshare(_CLONE_NEWUSER | _CLONE_NEWPID) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    zygote = os.fork()
+    if zygote == 0:
+        die_with_parent(0)   # the waiter is outside this namespace, where its number reads 0
+        return True
+    drop_capabilities()
+    hide_from_same_user()
+    _wait_and_end_alike(zygote)
+    return False   # never reached
+
+
+def _wait_and_end_alike(pid: int) -> None:
+    """Wait for ``pid`` and end as it ended (the same exit status, or the same signal)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):   # hold none of the parent's pipes open
+        os.dup2(null, fd)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            os._exit(1)
+    if os.WIFSIGNALED(status):
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+
+
+class JobForks:
+    """How a zygote forks its jobs: in a zygote that ``enter_zygote_namespaces`` moved, each job is
+    the first process of a new pid namespace (so it can name, signal, limit or trace no process
+    outside it, its zygote included, and all it starts ends with it); elsewhere a plain fork."""
+
+    def __init__(self, own_namespaces: bool):
+        self.own_pid_namespace = False
+        self.broken = False    # no further fork can succeed here: the zygote must retire
+        self.namespace = -1
+        if own_namespaces:
+            try:
+                self.namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+                self.own_pid_namespace = True
+            except OSError:
+                pass
+
+    def fork(self) -> int:
+        """``os.fork()``, the child in a pid namespace of its own where this zygote can give it one."""
+        if not self.own_pid_namespace:
+            return os.fork()
+        libc = _libc()
+        if libc.unshare(_CLONE_NEWPID) != 0:
+            self.own_pid_namespace = False
+            return os.fork()
+        pid = os.fork()
+        if pid != 0 and libc.setns(self.namespace, _CLONE_NEWPID) != 0:
+            self.broken = True   # a next fork would land in this job's namespace, which dies with it
+        return pid
+
+
+def isolate_job() -> bool:
+    """Linux, in a freshly forked job before any learner code: a session keyring of its own, and,
+    where the kernel allows, a user and an IPC namespace of its own (its own user keyrings, its
+    own SysV shared memory, semaphores and message queues, gone with it). Returns whether it has
+    the namespaces (else its zygote clears what it may have left: ``clear_shared_objects``)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = _libc()
+        isolated = libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC) == 0
+        number = _KEYCTL.get(platform.machine().lower())
+        if number is not None:
+            libc.syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None)
+        return isolated
+    except (OSError, AttributeError):
+        return False
+
+
+def clear_shared_objects() -> None:
+    """Linux, in a zygote whose jobs share its IPC namespace and user keyrings: remove every SysV
+    shared memory segment, semaphore set and message queue of that namespace, and empty the user,
+    user-session and persistent keyrings, so that nothing a job left reaches the next."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = _libc()
+    except OSError:
+        return
+    ipc_rmid = 0
+    for kind, remove in (("shm", lambda i: libc.shmctl(i, ipc_rmid, None)),
+                         ("msg", lambda i: libc.msgctl(i, ipc_rmid, None)),
+                         ("sem", lambda i: libc.semctl(i, 0, ipc_rmid))):
+        try:
+            rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 1 and fields[1].isdigit():
+                remove(int(fields[1]))
+    number = _KEYCTL.get(platform.machine().lower())
+    if number is None:
+        return
+    persistent = libc.syscall(number, _KEYCTL_GET_PERSISTENT, -1, 0)
+    for keyring in (_KEY_SPEC_USER_KEYRING, _KEY_SPEC_USER_SESSION_KEYRING, persistent):
+        if keyring != -1:
+            libc.syscall(number, _KEYCTL_CLEAR, keyring)
+
+
+def settings() -> tuple:
+    """What a process of the same owner could change in this one from outside (``prlimit``,
+    ``setpriority``, ``sched_setscheduler``, ``sched_setaffinity``, writes to ``/proc/PID/``, moving
+    it to another cgroup): a zygote compares them after every job and retires if any changed."""
+    import resource  # deferred: POSIX only
+
+    limits = tuple(resource.getrlimit(getattr(resource, name)) for name in sorted(dir(resource))
+                   if name.startswith("RLIMIT_"))
+    facts: list = [limits, os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),
+                   os.sched_getparam(0).sched_priority, frozenset(os.sched_getaffinity(0))]
+    for name in ("oom_score_adj", "autogroup", "cgroup", "timerslack_ns", "coredump_filter"):
+        try:
+            facts.append(Path(f"/proc/self/{name}").read_bytes())
+        except OSError:
+            facts.append(None)
+    return tuple(facts)

@@ -9,14 +9,25 @@ files can fill neither memory nor disk, and leaves nothing for the next job to f
 limits are set by the child itself (``apply_limits``) before
 any learner code runs. Where bubblewrap is missing (macOS, Windows, a Linux without it) learner
 code runs unsandboxed and grade.py says so.
+
+Memory: ``RLIMIT_DATA`` does not count shared mappings (``MAP_SHARED``, SysV shared memory,
+memfd), so on Linux each zygote's jobs also run in a memory cgroup of their own (``JobMemory``,
+made beside the grader's own cgroup, v1 or v2, where this machine lets the grader make one),
+limited to ``memory_limit()`` of all the memory they hold; the zygote itself stays outside it, so
+a job at the limit is the one the kernel stops, and the zygote reports that it happened. Where
+no such cgroup can be had, a job's address space is capped instead (``limit_address_space``),
+which counts every mapping, shared ones too.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from enum import Enum
 from functools import cache
 from pathlib import Path
@@ -35,7 +46,8 @@ class Mode(str, Enum):
 
 
 BUBBLEWRAP, NONE = Mode.BUBBLEWRAP, Mode.NONE
-MEMORY_LIMIT = 4 << 30       # bytes of data segment (RLIMIT_DATA; RLIMIT_AS would break CUDA's reservations)
+MEMORY_LIMIT = 4 << 30       # bytes: a job's data segment (RLIMIT_DATA), and all its memory (its cgroup)
+MEMORY_VARIABLE = "KATA_MEMORY_LIMIT_MIB"   # another limit, in MiB (an instructor's choice; the self-tests')
 FILE_SIZE_LIMIT = 64 << 20   # bytes per file written
 PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the pid namespace bounds those)
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
@@ -60,6 +72,13 @@ def _bubblewrap_works() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return probe.returncode == 0
+
+
+def memory_limit() -> int:
+    """The bytes a job may hold: ``KATA_MEMORY_LIMIT_MIB`` MiB where it is set (read at every call:
+    grade.py's children inherit it), else ``MEMORY_LIMIT``."""
+    chosen = os.environ.get(MEMORY_VARIABLE, "")
+    return int(chosen) << 20 if chosen.isdigit() and int(chosen) > 0 else MEMORY_LIMIT
 
 
 def mode(wanted: bool = True) -> Mode:
@@ -99,9 +118,11 @@ def _gpu_devices() -> list[str]:
     return [f"/dev/{n}" for n in names if n.startswith("nvidia")] + (["/dev/dri"] if Path("/dev/dri").is_dir() else [])
 
 
-def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
+def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMemory | None = None) -> list[str]:
     """The bubblewrap command line that runs what follows it in the sandbox: the harness and the
-    kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the project."""
+    kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the
+    project; with ``memory``, the two files of that cgroup a zygote needs, at ``JOB_MEMORY_INSIDE``
+    (moving a job into it, and reading how often the kernel stopped one: nothing that changes a limit)."""
     args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
     for folder in _python_folders():
         args += ["--ro-bind", folder, folder]
@@ -119,6 +140,9 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
         args += ["--ro-bind", str(solution), str(solution)]
     for device in _gpu_devices():
         args += ["--dev-bind", device, device]
+    if memory is not None:
+        args += ["--bind", str(memory.folder / "cgroup.procs"), f"{JOB_MEMORY_INSIDE}/cgroup.procs",
+                 "--ro-bind", str(memory.folder / memory.events), f"{JOB_MEMORY_INSIDE}/{memory.events}"]
     # Last, once every mount point exists: nothing inside is writable (tmpfs has no size limit here;
     # bubblewrap's --size needs 0.10, and writing files is no part of any kata).
     args += ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
@@ -132,16 +156,19 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests) -> list[str]:
     return args + ["--"]
 
 
-def apply_limits() -> None:
-    """In the child, before learner code: cap memory, file size, processes; no core dumps."""
+def apply_limits(count_processes: bool = True) -> None:
+    """In the child, before learner code: cap memory, file size, processes (unless not
+    ``count_processes``); no core dumps, no message queues."""
     try:
         import resource  # deferred: POSIX only
     except ImportError:   # Windows
         return
-    for name, value in (("RLIMIT_DATA", MEMORY_LIMIT), ("RLIMIT_FSIZE", FILE_SIZE_LIMIT),
-                        ("RLIMIT_NPROC", PROCESS_LIMIT), ("RLIMIT_CORE", 0)):
+    # No POSIX message queue can be made (a queue outlives its maker, and could pass a message on).
+    # (Never less than MEMORY_LIMIT: the zygote holds the data segment its jobs start from.)
+    for name, value in (("RLIMIT_DATA", max(memory_limit(), MEMORY_LIMIT)), ("RLIMIT_FSIZE", FILE_SIZE_LIMIT),
+                        ("RLIMIT_NPROC", PROCESS_LIMIT), ("RLIMIT_CORE", 0), ("RLIMIT_MSGQUEUE", 0)):
         limit = getattr(resource, name, None)
-        if limit is None:
+        if limit is None or (name == "RLIMIT_NPROC" and not count_processes):
             continue
         try:
             soft, hard = resource.getrlimit(limit)
@@ -149,3 +176,183 @@ def apply_limits() -> None:
             resource.setrlimit(limit, (cap, cap))
         except (ValueError, OSError):
             pass
+
+
+def limit_address_space() -> None:
+    """In a job that has no memory cgroup: cap its address space at what it has now plus
+    ``memory_limit()``, which counts shared mappings too (not where a GPU is bound: CUDA reserves
+    address space far beyond what it uses)."""
+    if _gpu_devices():
+        return
+    try:
+        import resource  # deferred: POSIX only
+
+        status = Path("/proc/self/status").read_text()
+        size = next(int(line.split()[1]) << 10 for line in status.splitlines() if line.startswith("VmSize:"))
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + memory_limit() if hard == resource.RLIM_INFINITY else min(size + memory_limit(), hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    except (ImportError, OSError, ValueError, StopIteration):
+        pass
+
+
+JOB_MEMORY_INSIDE = "/run/kata-job-memory"   # where a sandboxed zygote finds its jobs' cgroup files
+_JOB_CGROUP_PREFIX = "kata-jobs-"
+_made = itertools.count()
+
+
+class JobMemory:
+    """A memory cgroup made for the jobs of one zygote (the grader's side): ``folder``, limited to
+    ``memory_limit()`` bytes of all the memory its processes hold (anonymous, shared, page cache), with no
+    swap beyond that; ``events`` names the file that counts the jobs the kernel stopped there."""
+
+    def __init__(self, folder: Path, events: str):
+        self.folder, self.events = folder, events
+
+    @classmethod
+    def make(cls, limit: int | None = None) -> JobMemory | None:
+        """A new one beside the grader's own memory cgroup, or None where none can be made here
+        (not Linux, no memory controller, no permission, ``KATA_JOB_CGROUP=none``)."""
+        if not sys.platform.startswith("linux") or os.environ.get("KATA_JOB_CGROUP", "").lower() == NONE:
+            return None
+        for parent, version in _own_memory_cgroups():
+            _remove_stale(parent)
+            folder = parent / f"{_JOB_CGROUP_PREFIX}{os.getpid()}-{next(_made)}"
+            try:
+                folder.mkdir()
+            except OSError:
+                continue
+            made = cls(folder, "memory.oom_control" if version == 1 else "memory.events")
+            if made._limit(limit or memory_limit(), version):
+                return made
+            made.remove()
+        return None
+
+    def _limit(self, limit: int, version: int) -> bool:
+        settings = ([("memory.limit_in_bytes", limit), ("memory.memsw.limit_in_bytes", limit)] if version == 1
+                    else [("memory.max", limit), ("memory.swap.max", 0)])
+        for index, (name, value) in enumerate(settings):
+            try:
+                (self.folder / name).write_text(str(value))
+            except OSError:
+                if index == 0:   # the limit itself; swap accounting may be off
+                    return False
+        owner = os.environ.get("KATA_RUN_AS")
+        if owner and os.geteuid() == 0:   # an unsandboxed zygote of that user moves its jobs in
+            try:
+                import pwd  # deferred: POSIX only
+
+                os.chown(self.folder / "cgroup.procs", pwd.getpwnam(owner).pw_uid, -1)
+            except (KeyError, OSError):
+                return False
+        return (self.folder / "cgroup.procs").exists() and (self.folder / self.events).exists()
+
+    def remove(self) -> None:
+        """Remove the cgroup once its jobs are gone: now if it is empty, else from a thread of its
+        own as soon as the last job has ended (no caller waits for a dying job)."""
+        if not self._removed():
+            threading.Thread(target=self._remove_soon, daemon=True).start()
+
+    def _removed(self) -> bool:
+        try:
+            self.folder.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
+        return True
+
+    def _remove_soon(self) -> None:
+        for _ in range(100):
+            time.sleep(0.05)
+            if self._removed():
+                return
+
+
+def _own_memory_cgroups() -> list[tuple[Path, int]]:
+    """The folders of this process's own cgroups that have the memory controller, with their
+    version (1 or 2): where a cgroup for jobs can be made."""
+    try:
+        memberships = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return []
+    found = []
+    for mount in mounts:
+        before, _, after = mount.partition(" - ")
+        fields, tail = before.split(), after.split()
+        if len(fields) < 5 or len(tail) < 3:
+            continue
+        root, point, kind, options = fields[3], fields[4], tail[0], tail[2].split(",")
+        for membership in memberships:
+            number, controllers, path = (membership.split(":", 2) + ["", ""])[:3]
+            if kind == "cgroup" and "memory" in options and "memory" in controllers.split(","):
+                version = 1
+            elif kind == "cgroup2" and number == "0" and controllers == "":
+                version = 2
+            else:
+                continue
+            if not (path + "/").startswith(root.rstrip("/") + "/"):
+                continue
+            folder = Path(point) / path[len(root.rstrip("/")):].lstrip("/")
+            if version == 2 and not _v2_memory_delegated(folder):
+                continue
+            found.append((folder, version))
+    return found
+
+
+def _v2_memory_delegated(folder: Path) -> bool:
+    """Whether a cgroup v2 folder lets its children limit memory (its subtree has the controller)."""
+    try:
+        return "memory" in (folder / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return False
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the job cgroups a grader that is no longer running left beside ours."""
+    try:
+        entries = [entry for entry in parent.iterdir() if entry.name.startswith(_JOB_CGROUP_PREFIX)]
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name[len(_JOB_CGROUP_PREFIX):].split("-")[0]
+        if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+            try:
+                entry.rmdir()
+            except OSError:
+                pass
+
+
+class JobCgroup:
+    """A zygote's side of ``JobMemory``: each job moves itself in (``join``) before any learner
+    code, and the zygote reads how many jobs the kernel stopped at the limit (``stops``)."""
+
+    def __init__(self, folder: str):
+        self.procs = os.open(Path(folder) / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            name = next(n for n in ("memory.events", "memory.oom_control") if (Path(folder) / n).exists())
+            self.events = os.open(Path(folder) / name, os.O_RDONLY | os.O_CLOEXEC)
+        except (StopIteration, OSError):
+            os.close(self.procs)
+            raise OSError(f"{folder}: no memory events file") from None
+
+    def join(self) -> None:
+        """In a job: move this process (and so all it starts) into the cgroup, then close both files."""
+        try:
+            os.write(self.procs, b"0")
+        finally:
+            os.close(self.procs)
+            os.close(self.events)
+
+    def stops(self) -> int:
+        """How many times the kernel has stopped a process of the cgroup at its limit."""
+        try:
+            text = os.pread(self.events, 4096, 0).decode("ascii", "replace")
+        except OSError:
+            return 0
+        for line in text.splitlines():
+            name, _, value = line.partition(" ")
+            if name == "oom_kill" and value.strip().isdigit():
+                return int(value)
+        return 0
