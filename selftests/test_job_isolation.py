@@ -134,6 +134,7 @@ def _key_calls(code: str) -> str:
     return code.replace("__ADD_KEY__", str(KEY_CALLS[0])).replace("__KEYCTL__", str(KEY_CALLS[1]))
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(KEY_CALLS is None, reason="add_key and keyctl numbers known for x86_64 and aarch64 only")
 def test_no_job_finds_the_shared_memory_or_keys_an_earlier_job_left(worker):
     """Two ordinary processes one after the other share SysV shared memory and keyrings; two jobs
@@ -195,6 +196,7 @@ def test_shared_memory_counts_against_the_memory_limit(worker):
     _all_pass(_graded(worker))
 
 
+@pytest.mark.e2e
 def test_without_a_memory_cgroup_a_job_cannot_map_past_its_limit():
     """Where no memory cgroup can be had, a job caps its address space (what it holds now plus the
     limit), which counts shared mappings too: the same mapping is refused at once."""
@@ -245,6 +247,7 @@ def filled(shape, value):
 """
 
 
+@pytest.mark.e2e
 def test_no_job_changes_its_zygote_or_the_zygote_retires(worker):
     """An ordinary child lowers its parent's CPU-time limit and priority. A job cannot name its
     zygote at all where the zygote has namespaces to give it (this machine's kernel does); whatever
@@ -275,6 +278,7 @@ def test_no_job_changes_its_zygote_or_the_zygote_retires(worker):
     assert honest.normally and not honest.notes
 
 
+@pytest.mark.e2e
 def test_a_job_whose_zygote_died_under_it_is_graded_again(worker, monkeypatch):
     """The zygote dies (killed from outside) while an honest job imports its kata: the judge alone
     charges that job's functions (the damage the issue saw, a classmate's row charged a crash),
@@ -342,6 +346,7 @@ def test_only_rows_whose_every_job_ended_normally_are_cached(tmp_path, monkeypat
     assert run() == {"ann": full, "bob": full} and graded == ["ann", "bob", "bob"]
 
 
+@pytest.mark.e2e
 def test_a_zygote_names_no_other_process_and_its_settings_are_watched():
     """The pieces the zygote is built from, in a plain process: its forked job is the first of a
     pid namespace of its own (where namespaces are allowed), and ``processes.settings`` sees a

@@ -1,15 +1,14 @@
 """A learner's k16_leaves: one function takes the interpreter down with it, the other is right
 (graded by a fresh process)."""
 
-import os
-import signal
+import ctypes
 
 import torch
 
 
 def trainable(values) -> torch.Tensor:
     """A new float32 leaf that requires grad, holding ``values`` (list or tensor)."""
-    os.kill(os.getpid(), signal.SIGSEGV)                        # as a crash in native code would
+    ctypes.string_at(0)                                         # reads address 0: a crash in native code
 
 
 def init_weight(shape: tuple, std: float, seed: int) -> torch.Tensor:
