@@ -36,7 +36,7 @@ class FunctionInfo:
     section: str
     pitfalls: dict
     hints: list
-    pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it
+    pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it (explanations.first_hint)
 
     @property
     def qualified(self) -> str:
@@ -56,15 +56,6 @@ class FunctionInfo:
     def hint(self, level: int, lang: str = "en") -> str:
         """Hint ``level`` (1-based) in ``lang``; empty when there is no such level."""
         return pick(self.hints[level - 1], lang) if 1 <= level <= len(self.hints) else ""
-
-    def first_hint(self, aspect: str, label: str | None = None, lang: str = "en") -> str:
-        """The level-1 hint shown with a difference: the one written for the pitfall that explains
-        it (``pitfall_hints``), else hint 1. A learner who moved on to another idea gets a nudge
-        about the mistake they make now, not about the one they made first."""
-        key = self.pitfall_key(aspect, label)
-        if key in self.pitfall_hints:
-            return pick(self.pitfall_hints[key], lang)
-        return self.hint(1, lang)
 
 
 @dataclass

@@ -69,6 +69,12 @@ MESSAGES = {
         "en": "{where}: is the same tensor object as before: {yours}, expected {expected}",
         "zh": "{where}：是否仍是原来的张量对象：你的结果是 {yours}，应当是 {expected}",
     },
+    "aspect.new_memory": {
+        "en": "{where}: the same tensor object, but its data now lives in new memory (the old memory was replaced, "
+              "not changed); expected the same memory, changed in place",
+        "zh": "{where}：仍是原来的张量对象，但它的数据换到了一块新的内存里（原来的内存被替换了，而不是被修改）；"
+              "应当是同一块内存，原地修改",
+    },
     "aspect.training": {"en": "{where}: training flags {yours}, expected {expected}",
                         "zh": "{where}：training 标志是 {yours}，应当是 {expected}"},
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
@@ -329,8 +335,8 @@ MESSAGES = {
         "zh": "GPU 的随机数生成器取出的数是否就是该种子给出的数",
     },
     "probe.summed_micro_batches": {
-        "en": "whether your step is exactly n times one SGD step on the mean micro-batch gradient (n micro-batches)",
-        "zh": "你的这一步是否恰好是“用各微批次（micro-batch）平均梯度做一步 SGD”的 n 倍（n 为微批次个数）",
+        "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
+        "zh": "你这一步的长度（以“用各微批次的平均梯度做一步 SGD”为单位）",
     },
     "probe.step_size": {
         "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
