@@ -421,3 +421,17 @@ def test_a_tensor_whose_memory_was_replaced_is_not_told_it_was_rebound():
     assert explain(failed(NEW_MEMORY), info, "zh").hint == "比较 data_ptr()"
     rebound = explain(failed(False), info)
     assert rebound.pitfall.startswith("rebinding") and "same tensor object as before: False" in rebound.differed
+
+
+def test_a_hint_names_its_sections_as_each_language_writes_them(capsys):
+    """The header of `grade.py hint` joins the sections as the messages do: "§3.2, §4.4" in English,
+    "§3.2、§4.4" in Chinese."""
+    import argparse
+
+    from kata_harness.commands import hint
+
+    info = next(f for f in INFO.values() if ", " in f.section)
+    for lang, joined in (("en", info.section), ("zh", info.section.replace(", ", "、"))):
+        assert hint.run(argparse.Namespace(function=info.qualified, level=1, lang=lang), started=0.0) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert header.endswith(f"（{joined}）" if lang == "zh" else f" ({joined})"), header

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..content.curriculum import UnknownSelector, load_curriculum, resolve
+from ..content.curriculum import UnknownSelector, closest_selector, load_curriculum, resolve
 from ..content.messages import message
 from ..judging import hidden
 from ..judging.expectations import NoExpectations, open_source
@@ -21,7 +21,10 @@ def select(selectors: list[str], lang: str):
         return katas, resolve(selectors, katas)
     except UnknownSelector as error:
         names = ", ".join(k.name for k in katas)
-        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, katas=names)) from None
+        meant = closest_selector(error.selector, katas)
+        suggestion = message("grade.did_you_mean", lang, name=meant) if meant else ""
+        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, suggestion=suggestion,
+                                 katas=names)) from None
 
 
 def solutions_dir(name: str) -> Path:

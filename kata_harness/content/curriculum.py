@@ -138,6 +138,30 @@ def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
     return chosen
 
 
+def closest_selector(selector: str, katas: list[KataInfo]) -> str | None:
+    """The selector a mistyped ``selector`` probably meant, over katas and functions alike: ``k05``
+    for ``k5``, ``devices`` for ``devcies``, ``add_bias`` for ``add_bais``, ``k05_devices.add_bias``
+    for ``k05_devices.add_bais`` or ``k05_device.add_bias``; None when nothing is close."""
+    kata_word, dot, function_word = selector.partition(".")
+    number = re.fullmatch(r"[kK]0*(\d+)", kata_word)
+    if number:   # k5, K005: the number written another way
+        kata_word = f"k{int(number.group(1)):02d}"
+    if dot:
+        kata = _match_kata(kata_word, katas) or next(
+            (k for k in katas for close in difflib.get_close_matches(kata_word, [k.name, k.topic], n=1)), None)
+        if kata is None:
+            return None
+        if kata.function(function_word):
+            return f"{kata.name}.{function_word}"
+        found = difflib.get_close_matches(function_word, [f.name for f in kata.functions], n=1)
+        return f"{kata.name}.{found[0]}" if found else None
+    if _match_kata(kata_word, katas):
+        return kata_word
+    words = [word for kata in katas for word in (kata.name, kata.topic, *(f.name for f in kata.functions))]
+    found = difflib.get_close_matches(kata_word, words, n=1)
+    return found[0] if found else None
+
+
 def whole_kata(selector: str, katas: list[KataInfo]) -> KataInfo | None:
     """The kata ``selector`` names as a whole (``k03``, ``devices``, ``k03_devices``); None when it
     names a function or nothing (``grade.py reset`` restores a whole kata's file only then)."""

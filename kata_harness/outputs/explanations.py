@@ -120,7 +120,7 @@ def pitfall_key(info: FunctionInfo, found: Difference | None, label: str | None)
     if aspect == NAME_ERROR:
         return NAME_ERROR
     situation = _situation(found)
-    if situation in info.pitfalls and not (label and label in info.pitfalls):
+    if situation is not None and situation in info.pitfalls and not (label and label in info.pitfalls):
         return situation
     return info.pitfall_key(aspect, label) or aspect
 
