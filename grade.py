@@ -65,16 +65,38 @@ import time  # noqa: E402 (after the project folder left the import path)
 STARTED = time.monotonic()   # grading's --deadline counts from here
 
 
+def _activation(root: str, windows: bool = os.name == "nt") -> str | None:
+    """The command that activates the virtual environment ``.venv`` beside grade.py, by its absolute
+    path, in the learner's shell (PowerShell on Windows, bash/zsh elsewhere); None when it has none."""
+    import shlex
+
+    if windows:
+        script = os.path.join(root, ".venv", "Scripts", "Activate.ps1")
+        return "& '" + script.replace("'", "''") + "'" if os.path.isfile(script) else None
+    script = os.path.join(root, ".venv", "bin", "activate")
+    return ". " + shlex.quote(script) if os.path.isfile(script) else None
+
+
 def _torch_missing() -> bool:
     """True (after one clear line) when this interpreter cannot import torch: the learner's
-    virtual environment is probably not active."""
+    virtual environment is probably not active (the line names its activation by absolute path),
+    lacks PyTorch, or was never made."""
     import importlib.util
 
     from kata_harness.content.messages import default_language, message
 
     if importlib.util.find_spec("torch") is not None:
         return False
-    print(message("error.no_torch", default_language(), python=sys.executable), file=sys.stderr)
+    root = os.path.dirname(os.path.abspath(__file__))
+    venv = os.path.join(root, ".venv")
+    lang, python = default_language(), sys.executable
+    if os.path.normcase(os.path.abspath(sys.prefix)) == os.path.normcase(venv):
+        line = message("error.no_torch_in_venv", lang, python=python)
+    else:
+        command = _activation(root)
+        line = message("error.no_torch", lang, python=python, command=command) if command else \
+            message("error.no_torch_no_venv", lang, python=python, folder=root)
+    print(line, file=sys.stderr)
     return True
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, load_curriculum, resolve
+from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest_selector, load_curriculum, resolve
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
 from .judging import hidden, integrity, judge
@@ -161,7 +161,10 @@ def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[Fu
         return katas, resolve(list(selectors), katas)
     except UnknownSelector as error:
         names = ", ".join(k.name for k in katas)
-        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, katas=names)) from None
+        meant = closest_selector(error.selector, katas)
+        suggestion = message("grade.did_you_mean", lang, name=meant) if meant else ""
+        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, suggestion=suggestion,
+                                 katas=names)) from None
 
 
 def solutions_dir(name: str | Path) -> Path:

@@ -52,6 +52,12 @@ def _values(base, t):
     return plain(base.tolist(base.cpu(base.detach(t))))
 
 
+# What an input's description says of the tensor at its path after the call (``same_object``): True
+# when it is the very object it was, in the same memory; NEW_MEMORY when it is the same object whose
+# memory was swapped for another (``p.data = ...``); False when another object took its place.
+NEW_MEMORY = "new memory"
+
+
 # In the order differences are looked for (the first that differs is the one reported).
 TENSOR_FACTS = (
     TensorFact("shape", lambda base, t: list(base.shape.__get__(t))),

@@ -51,14 +51,20 @@ def evenly_spaced(start: float, end: float, count: int) -> torch.Tensor:
 
 
 def filled(shape: tuple, value: float) -> torch.Tensor:
-    """A float32 tensor of `shape` filled with `value`, also when `value` is an int like 7.
+    """A float32 tensor of `shape` filled with `value`, also when `value` is an int like 7. It is
+    an ordinary tensor with memory of its own, one element per position: the caller may write
+    into it, and setting one element changes only that element.
 
-    Pitfall: `torch.full(shape, 7)` infers int64 from the int fill value.
+    Pitfall: `torch.full(shape, 7)` infers int64 from the int fill value. And
+    `torch.tensor(7.0).expand(shape)` is no such tensor: it is a view in which every position
+    reads the same single number (stride 0), so writing one element changes them all.
     Example: filled((2, 3), 7) -> 2x3 tensor of 7.0, dtype float32
     Lesson (docs/lesson.md): §3.5, §4.3
 
-    形状为 `shape`、全部填充 `value` 的 float32 张量；`value` 是整数（如 7）时也一样。
-    陷阱：`torch.full(shape, 7)` 会根据整数填充值推断出 int64。
+    形状为 `shape`、全部填充 `value` 的 float32 张量；`value` 是整数（如 7）时也一样。它是一个
+    拥有自己内存的普通张量，每个位置一个元素：调用者可以往里写，改一个元素只会改变这一个元素。
+    陷阱：`torch.full(shape, 7)` 会根据整数填充值推断出 int64。而 `torch.tensor(7.0).expand(shape)`
+    不是这样的张量：它是一个视图，所有位置读的都是同一个数（步长为 0），改一个元素，所有元素都跟着变。
     示例：filled((2, 3), 7) -> 2x3、值为 7.0 的 float32 张量
     讲义（docs/lesson.zh.md）：§3.5、§4.3
     """
@@ -66,15 +72,18 @@ def filled(shape: tuple, value: float) -> torch.Tensor:
 
 
 def mask_like(x: torch.Tensor) -> torch.Tensor:
-    """A bool tensor of False with the same shape AND device as `x`.
+    """A bool tensor of False with the same shape AND device as `x`, whatever values `x` holds
+    (NaN and inf included).
 
     Pitfall: `torch.zeros(x.shape)` is float32 and lands on the default device (cpu),
-    not on `x`'s device.
+    not on `x`'s device. A mask computed from the values, such as `x != x`, is not all False:
+    NaN is not equal to itself.
     Example: mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 False, bool, on cuda
     Lesson (docs/lesson.md): §3.2, §4.4
 
-    返回与 `x` 形状相同、设备也相同的全 False 布尔张量。
+    返回与 `x` 形状相同、设备也相同的全 False 布尔张量，不管 `x` 里是什么值（包括 NaN 和 inf）。
     陷阱：`torch.zeros(x.shape)` 是 float32，而且放在默认设备（cpu）上，而不是 `x` 所在的设备。
+    用数值算出来的掩码（例如 `x != x`）并不全是 False：NaN 不等于它自己。
     示例：mask_like(torch.ones(2, 3, device="cuda")) -> 2x3 的 False，bool，位于 cuda
     讲义（docs/lesson.zh.md）：§3.2、§4.4
     """

@@ -42,7 +42,8 @@ def roll_dice(n: int, seed: int) -> torch.Tensor:
 
     Pitfall: `torch.randint(low, high, ...)` never returns `high`: the upper bound is EXCLUSIVE,
     as in Python's `range`. `torch.randint(1, 6, ...)` is a die without a six.
-    And `torch.manual_seed` inside the function would reseed everybody's generator.
+    And `torch.manual_seed` inside the function would reseed the global generator, which every
+    other part of the program draws from.
     Example: roll_dice(5, 0) -> five ints from 1 to 6; over many throws each face shows up
     Lesson (docs/lesson.md): §3.3, §8.3
 
@@ -51,7 +52,7 @@ def roll_dice(n: int, seed: int) -> torch.Tensor:
     int64 张量。不要动全局随机数生成器：之后从它取数的代码，取到的数和没调用这个函数时一样。
     陷阱：`torch.randint(low, high, ...)` 永远不会返回 `high`：上界是“不包含”的，和 Python 的 `range`
     一样。`torch.randint(1, 6, ...)` 是一个没有 6 点的骰子。另外，在函数里调用 `torch.manual_seed`
-    会给所有人的生成器重新设种子。
+    会重设全局生成器的种子，程序里其他所有代码取到的随机数都会跟着改变。
     示例：roll_dice(5, 0) -> 五个 1 到 6 之间的整数；掷的次数多了，每一面都会出现
     讲义（docs/lesson.zh.md）：§3.3、§8.3
     """

@@ -37,19 +37,22 @@ def project(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
 
 def weighted_sum(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
     """One weighted sum per row: for `values` (N, D) and `weights` (D,), both float, the (N,)
-    tensor with `out[n] == sum over d of values[n, d] * weights[d]`.
+    tensor with `out[n] == sum over d of values[n, d] * weights[d]`: shape (1,) for a single row,
+    never a 0-dim tensor.
 
     Pitfall: `values * weights` multiplies element by element and keeps the shape (N, D): the
     sum over d is still missing. The matrix-vector product (`@`) does both, and the order
     matters: `weights @ values` sums over the wrong dimension (and only runs when N == D).
+    A matrix product with a (D, 1) column followed by `.squeeze()` drops N as well when N == 1.
     Example: weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
              -> tensor([2., 5.])
     Lesson (docs/lesson.md): §5.3
 
     每行求一个加权和：对 `values`（N, D）和 `weights`（D,）（都是浮点），返回 (N,) 张量，
-    `out[n] == 对 d 求和 values[n, d] * weights[d]`。
+    `out[n] == 对 d 求和 values[n, d] * weights[d]`：只有一行时形状是 (1,)，不能是 0 维张量。
     陷阱：`values * weights` 是对应元素相乘，形状仍是 (N, D)：对 d 的求和还没做。矩阵乘向量（`@`）
     把两件事一起完成，而且顺序很重要：`weights @ values` 求和的维度不对（只有 N == D 时才能运行）。
+    先乘一个 (D, 1) 的列、再 `.squeeze()`，在 N == 1 时会把 N 这一维也去掉。
     示例：weighted_sum(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 0.5]))
           -> tensor([2., 5.])
     讲义（docs/lesson.zh.md）：§5.3
@@ -62,7 +65,7 @@ def standardize(x: torch.Tensor, mean: np.ndarray, std: np.ndarray) -> torch.Ten
     `mean`, `std` given as float64 NumPy arrays of shape (D,) (as NumPy computes them over a
     dataset). The result stays float32, like `x`, ready for a float32 model.
 
-    Pitfall: two tensors that both have dimensions promote to the wider dtype, so float32 minus
+    Pitfall: two floating-point tensors that both have dimensions promote to the wider dtype, so float32 minus
     a float64 tensor is float64 (`torch.from_numpy(mean)` is float64, and so is `x - mean` with
     the NumPy array itself). The model then fails later with "mat1 and mat2 must have the same
     dtype". Convert the statistics to x's dtype first.
@@ -73,7 +76,7 @@ def standardize(x: torch.Tensor, mean: np.ndarray, std: np.ndarray) -> torch.Ten
     对 float32 特征 `x`（N, D）计算 `(x - mean) / std`，其中每个特征的统计量 `mean`、`std` 是形状为 (D,)
     的 float64 NumPy 数组（就像用 NumPy 在整个数据集上算出来的那样）。结果要和 `x` 一样保持 float32，
     以便直接送进 float32 的模型。
-    陷阱：两个都带维度的张量做运算时会提升到更宽的 dtype，所以 float32 减去 float64 张量得到的是
+    陷阱：两个都带维度的浮点张量做运算时会提升到更宽的 dtype，所以 float32 减去 float64 张量得到的是
     float64（`torch.from_numpy(mean)` 是 float64，直接用 NumPy 数组写 `x - mean` 也一样）。之后模型就会报错
     "mat1 and mat2 must have the same dtype"。请先把统计量转换成 x 的 dtype。
     示例：standardize(torch.tensor([[2.0, 10.0]]), np.array([1.0, 5.0]), np.array([1.0, 5.0]))

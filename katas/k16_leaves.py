@@ -25,7 +25,7 @@ def trainable(values) -> torch.Tensor:
     返回一个新的 float32 叶子张量，requires_grad=True，内容为 `values`。
     `values` 可以是整数/浮点数的嵌套列表，也可以是任意 dtype 的张量。结果放在输入张量所在的设备上
     （列表则放在 cpu），不与输入共享内存，没有计算图历史，也绝不修改输入。
-    陷阱：整数张量不能 requires_grad；而当 `t` 已经是 float32 时 `t.float()` 返回的就是 `t` 本身，
+    陷阱：整数张量不能需要梯度（不能打开 requires_grad）；而当 `t` 已经是 float32 时 `t.float()` 返回的就是 `t` 本身，
     所以 `t.float().requires_grad_()` 会把调用者的张量也改掉。
     示例：trainable([[1, 2], [3, 4]]) -> tensor([[1., 2.], [3., 4.]], requires_grad=True)
     讲义（docs/lesson.zh.md）：§3.6、§4.5

@@ -28,8 +28,8 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     outside that mode they cannot be changed in place, and an autograd operation that has to
     SAVE one for its backward pass fails ("Inference tensors cannot be saved for backward";
     adding one to a tensor that requires grad still works, and `.clone()` gives an ordinary
-    tensor). For a helper that hands its result to callers it does not know, prefer
-    `torch.no_grad()`, whose results are ordinary tensors.
+    tensor). Both are accepted here; for a helper that hands its result to callers it does not
+    know, `torch.no_grad()` is the safer choice, since its results are ordinary tensors.
     Example: model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
     Lesson (docs/lesson.md): §7 ("CUDA out of memory" row), §8.2, §8.4
@@ -45,8 +45,8 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     `torch.inference_mode()` 同样不构建计算图，但它返回的是“推理张量”（inference tensor）：在该模式
     之外不能原地修改它们；自动求导的某个运算如果要为反向传播“保存”这样的张量，就会报错
     （"Inference tensors cannot be saved for backward"；把它和需要梯度的张量相加仍然可以，
-    `.clone()` 得到的也是普通张量）。对于把结果交给未知调用者的辅助函数，更推荐 `torch.no_grad()`，
-    它返回的是普通张量。
+    `.clone()` 得到的也是普通张量）。这里两种写法都可以；对于把结果交给未知调用者的辅助函数，
+    `torch.no_grad()` 更稳妥，因为它返回的是普通张量。
     示例：model = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5)); model.train()
           predict(model, x) -> 评估模式下的输出，requires_grad=False；之后 model.training 仍为 True
     讲义（docs/lesson.zh.md）：§7（“CUDA out of memory”那一行）、§8.2、§8.4

@@ -44,6 +44,17 @@ def test_help_lists_every_subcommand_and_each_has_its_own_help():
     assert "--max-hint-level" in run("release", "--help").stdout
 
 
+def test_the_readme_command_list_names_every_subcommand():
+    """The README's list under "grade.py" has a line for every subcommand, and tells that the
+    self-tests expect untouched stubs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listing = readme.split("## grade.py", 1)[1].split("```", 2)[1]
+    for name in SUBCOMMANDS:
+        assert f"python grade.py {name} " in listing or (name == "grade" and "python grade.py [grade]" in listing), name
+    tests = readme.split("## The project's own tests", 1)[1]
+    assert "untouched stubs" in tests.split("`python -m pytest selftests` proves", 1)[0]
+
+
 def test_grading_is_the_default_subcommand():
     kata, _ = _first()
     implicit = grade_json(kata.name)
@@ -61,6 +72,25 @@ def test_a_usage_error_is_printed_once_with_exit_status_2(argv):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("usage: grade.py") == 1 and done.stderr.count("error:") == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.e2e
+def test_a_typo_answers_with_the_kata_or_function_probably_meant():
+    """`hint add_bais`, `grade.py k5`: the one line of the usage error names what was probably meant,
+    among katas and functions alike."""
+    kata, function = _first(4)
+    typo = function.name[:-2] + function.name[-1] + function.name[-2]   # the last two letters swapped
+    number = f"k{int(kata.number[1:])}"                                    # k5 for k05
+    for argv, meant in ((["hint", typo], function.name), (["hint", f"{kata.name}.{typo}"], function.qualified),
+                        ([number], kata.number)):
+        done = (run if argv[0] == "hint" else grade_here)(*argv, "--lang", "en")
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert f"(did you mean `{meant}`?)" in done.stderr, done.stderr
+    chinese = run("hint", typo, "--lang", "zh")
+    assert f"（你是不是想输入 `{function.name}`？）" in chinese.stderr, chinese.stderr
+    nothing = run("hint", "qqqqqqqqqq", "--lang", "en")
+    assert nothing.returncode == 2 and "did you mean" not in nothing.stderr
 
 
 @pytest.mark.e2e
@@ -233,3 +263,36 @@ def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_
 def test_max_hint_level_needs_the_template():
     done = run("release", "--gradescope", "x.zip", "--max-hint-level", "1")
     assert done.returncode == 2 and "--max-hint-level" in done.stderr
+
+
+def test_a_release_that_refuses_leaves_no_half_written_folder(tmp_path):
+    """A katas/ that holds a solved file is refused before anything is written: neither the new
+    folder, nor a half of it, nor (with --force) the loss of what the folder held."""
+    project = project_copy(tmp_path / "project")
+    kata, _ = _first()
+    shutil.copy(ROOT / "reference" / f"{kata.name}.py", project / "katas" / f"{kata.name}.py")
+    out = tmp_path / "template"
+    refused = run_in(project, "release", str(out))
+    assert refused.returncode == 2 and f"{kata.name}.py changed" in refused.stderr, refused.stderr
+    assert not out.exists() and not list(tmp_path.glob(".template.*"))
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    forced = run_in(project, "release", str(kept), "--force")
+    assert forced.returncode == 2 and (kept / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept", "project"]
+
+
+def test_a_release_whose_check_fails_leaves_no_folder_and_keeps_the_old_one(tmp_path, monkeypatch):
+    """The template is written beside its target and takes its place only once checked: when the
+    check fails, nothing of it stays, and a folder replaced with --force is still as it was."""
+    from kata_harness.commands import release
+
+    monkeypatch.setattr(release, "verify", lambda out, secret=None: ["planted problem"])
+    out = tmp_path / "template"
+    assert release.release(out) == ["planted problem"]
+    assert not list(tmp_path.iterdir())
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert release.release(out, force=True) == ["planted problem"]
+    assert [p.name for p in tmp_path.iterdir()] == ["template"] and (out / "notes.txt").read_text() == "mine"

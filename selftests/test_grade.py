@@ -110,7 +110,7 @@ def test_hint_levels():
     three = run("hint", "k01_creation.filled", "--level", "3", "--lang", "zh")
     past = run("hint", "filled", "--level", "9")
     assert one.returncode == 0 and "1/3" in one.stdout
-    assert three.returncode == 0 and "dtype=___" in three.stdout and "提示" in three.stdout
+    assert three.returncode == 0 and "torch.full(shape, value, ___)" in three.stdout and "提示" in three.stdout
     assert past.returncode == 2 and "1-3" in past.stderr
 
 

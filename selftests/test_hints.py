@@ -200,3 +200,239 @@ def test_a_learner_who_moved_on_gets_a_hint_about_the_new_mistake():
 def test_a_missing_import_gets_no_kata_hint():
     explained = _explained("k11_broadcasting", "mse_module_without_import")
     assert "from torch import nn" in explained.pitfall and explained.hint == ""
+
+
+# --- the ladder: the failure < hint 2 < hint 3 ------------------------------------------------------
+# What fills each blank of level 3, where the line cannot be found in the reference as it is written
+# (the hint writes the answer another way, or several lines of the reference fit it). Every other
+# blank is read off the reference: the one line of the function's body that the level-3 line matches.
+LEVEL_THREE_BLANKS = {
+    "k01_creation.evenly_spaced": ["linspace"],
+    "k02_creation_traps.roll_dice": ["7"],
+    "k03_dtypes.apply_linear": ["layer.weight"],
+    "k04_promotion.standardize": ["x.dtype"],
+    "k05_devices.to_device": ["*(to_device(v, device) for v in batch)"],
+    "k07_indexing.zero_rows_": ["rows"],
+    "k07_indexing.scale_selected_": ["*="],
+    "k09_contiguity.merge_heads": ["1, 2"],
+    "k10_reshape.zero_flat_": ["p % x.shape[1]"],
+    "k11_broadcasting.pairwise_sq_dist": ["None, :, :"],
+    "k13_numpy_bridge.numpy_snapshot": ["copy"],
+    "k14_numpy_strides.tensor_from_flipped": ["copy"],
+    "k16_leaves.trainable": ["True"],
+    "k16_leaves.init_weight": ["requires_grad_"],
+    "k17_inplace_autograd.sgd_update_": ["p -= lr * p.grad"],
+    "k18_grad_accumulation.train": ["losses.append(loss.item())"],
+    "k18_grad_accumulation.grad_at": ["f(leaf).sum().backward()"],
+    "k19_inference.predict": ["m.training = mode"],
+    "k21_determinism.put_values_": ["positions"],
+}
+# The code before a blank that belongs to it: an attribute's dot, or the name of the call, keyword or
+# subscript it fills (`.linspace`, `dtype=torch.float32`, `to(x.device`, `x[:, j`).
+_BLANK_CONTEXT = re.compile(r"(?:\w+[=(\[]|\.)$")
+
+
+def _level_three_lines(info: FunctionInfo) -> list[str]:
+    """The code lines of hint level 3 that hold a blank (each without its comment)."""
+    return [line.split("  #")[0] for line in info.hint(3, "en").splitlines() if "___" in line.split("  #")[0]]
+
+
+def _reference_lines(info: FunctionInfo) -> tuple[list[str], list[str]]:
+    """The function's reference body, line by line (squashed), and its parameter names."""
+    source = (ROOT / "reference" / f"{info.kata}.py").read_text(encoding="utf-8")
+    function = next(node for node in ast.parse(source).body
+                    if isinstance(node, ast.FunctionDef) and node.name == info.name)
+    body = function.body[1:] if ast.get_docstring(function) else function.body
+    lines = [_squashed(line) for node in body for line in ast.get_source_segment(source, node).splitlines()]
+    return lines, [arg.arg for arg in function.args.args]
+
+
+def _read_off(line: str, reference: list[str]) -> str | None:
+    """What fills the blank of ``line``, where exactly one line of the reference matches it."""
+    if not _squashed(line).replace("___", ""):
+        return None   # a line that is all blank matches anything
+    pattern = "".join(re.escape(part) if part != "___" else "(.+?)" for part in re.split(r"(___)", _squashed(line)))
+    found = [match.group(1) for match in (re.fullmatch(pattern, ref) for ref in reference) if match]
+    return found[0] if len(found) == 1 else None
+
+
+def _blank_answers(info: FunctionInfo, table: dict = LEVEL_THREE_BLANKS) -> list:
+    """(level-3 line, what fills its blank, the give-away: that answer as code, with the code before the
+    blank that belongs to it) for each blank of level 3. The give-away is None where it would be too
+    short to tell code from prose, or is a bare parameter name (any text may name the inputs)."""
+    reference, parameters = _reference_lines(info)
+    lines = _level_three_lines(info)
+    answers = table.get(info.qualified) or [_read_off(line, reference) for line in lines]
+    result = []
+    for line, answer in zip(lines, answers):
+        context = _BLANK_CONTEXT.search(line.split("___")[0])
+        giveaway = _squashed((context.group(0) if context else "") + answer) if answer is not None else None
+        if giveaway is not None and (len(giveaway) < 3 or giveaway in parameters):
+            giveaway = None
+        result.append((line, answer, giveaway))
+    return result
+
+
+def _failure_texts(info: FunctionInfo):
+    """(where, text) for what a failure shows before any hint is asked for: every pitfall text, every
+    level-1 hint written for a pitfall, hint 1 itself, in both languages."""
+    texts = [(f"pitfalls.{k}", v) for k, v in info.pitfalls.items()]
+    texts += [(f"pitfall_hints.{k}", v) for k, v in info.pitfall_hints.items()]
+    texts += [("hints[1]", info.hints[0])] if info.hints else []
+    return [(f"{where} ({lang})", bilingual[lang]) for where, bilingual in texts for lang in LANGUAGES]
+
+
+def ladder_leaks(info: FunctionInfo, table: dict = LEVEL_THREE_BLANKS) -> list[str]:
+    """Where a failure already fills level 3's blank, and where level 2 already holds the code of
+    level 3 with its blank filled in."""
+    leaks = []
+    for line, answer, giveaway in _blank_answers(info, table):
+        if answer is None:
+            leaks.append(f"no answer known for the blank of {line!r} (add it to LEVEL_THREE_BLANKS)")
+            continue
+        leaks += [f"{where} fills the blank of {line!r} with {giveaway!r}" for where, text in _failure_texts(info)
+                  if giveaway and giveaway in _squashed(text)]
+        filled = _squashed(line.replace("___", answer, 1))
+        leaks += [f"hints[2] ({lang}) holds {line!r} filled in" for lang in LANGUAGES
+                  if filled in _squashed(info.hint(2, lang))]
+    return leaks
+
+
+def _sub_expressions(info: FunctionInfo) -> set[str]:
+    """The pieces of the reference body that are code of the answer, not the name of an API: a call
+    with arguments, a subscript, an arithmetic or comparing expression, and a method called with
+    arguments (`.split(batch_size)`)."""
+    source = (ROOT / "reference" / f"{info.kata}.py").read_text(encoding="utf-8")
+    function = next(node for node in ast.parse(source).body
+                    if isinstance(node, ast.FunctionDef) and node.name == info.name)
+    pieces = set()
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Call, ast.Subscript, ast.BinOp, ast.Compare, ast.BoolOp)) and node is not function:
+            segment = ast.get_source_segment(source, node)
+            if segment and not _trivial(segment) and len(_squashed(segment)) >= 8:
+                pieces.add(segment)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (node.args or node.keywords):
+            whole, head = ast.get_source_segment(source, node), ast.get_source_segment(source, node.func.value)
+            if whole and head and whole.startswith(head) and len(_squashed(whole[len(head):])) >= 6:
+                pieces.add(whole[len(head):])
+    return pieces
+
+
+# The first lesson's katas, whose every blank must be known; a kata added later is held to what its
+# reference tells.
+CORE = {f.qualified for kata in KATAS if kata.number[1:].isdigit() and int(kata.number[1:]) <= 21
+        for f in kata.functions}
+
+
+@pytest.mark.parametrize("qualified", sorted(INFO), ids=str)
+def test_a_failure_gives_less_than_hint_two_and_hint_two_less_than_hint_three(qualified):
+    """The failure names the pitfall and the idea; it never fills level 3's blank. Hint 2 names the
+    API; it never holds level 3's code with its blank filled in, nor a piece of the answer's code."""
+    info = INFO[qualified]
+    leaks = ladder_leaks(info)
+    if qualified not in CORE:   # an instructor's kata: only what can be read off its reference
+        leaks = [leak for leak in leaks if not leak.startswith("no answer known")]
+    for piece in sorted(_sub_expressions(info)):
+        leaks += [f"hints[2] ({lang}) holds the answer's code {piece!r}" for lang in LANGUAGES
+                  if _squashed(piece) in _squashed(info.hint(2, lang))]
+    assert not leaks, "\n".join(leaks)
+
+
+def test_the_table_of_blanks_holds_only_what_the_reference_cannot_tell():
+    wrong = []
+    for qualified, answers in LEVEL_THREE_BLANKS.items():
+        info = INFO[qualified]
+        reference, _ = _reference_lines(info)
+        read_off = [_read_off(line, reference) for line in _level_three_lines(info)]
+        if len(answers) != len(read_off):
+            wrong.append(f"{qualified}: {len(answers)} answers for {len(read_off)} blanks")
+        elif all(read_off):
+            wrong.append(f"{qualified}: the reference gives its blanks, {read_off}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_failure_that_fills_the_blank_is_caught():
+    """The ladder check itself: a pitfall that says `dtype=torch.float32` where level 3 leaves
+    `dtype=___`, and a hint 2 that is level 3 filled in, are both reported."""
+    info = FunctionInfo(kata="k01_creation", name="filled", title={"en": "F", "zh": "填"}, points=1, section="§3.5",
+                        pitfalls={"default": {"en": "Say dtype=torch.float32 yourself.", "zh": "写明 dtype=torch.float32。"}},
+                        hints=[{"en": "Try it.", "zh": "试试。"},
+                               {"en": "return torch.full(shape, value, dtype=torch.float32)", "zh": "同上"},
+                               {"en": "return torch.full(shape, value, dtype=___)", "zh": "同上"}])
+    leaks = ladder_leaks(info, table={})
+    assert any("pitfalls.default (en)" in leak and "dtype=torch.float32" in leak for leak in leaks), leaks
+    assert any("pitfalls.default (zh)" in leak for leak in leaks) and any("hints[2] (en)" in leak for leak in leaks)
+    quiet = FunctionInfo(kata="k01_creation", name="filled", title={"en": "F", "zh": "填"}, points=1, section="§3.5",
+                         pitfalls={"default": {"en": "Say the dtype yourself.", "zh": "自己指定 dtype。"}},
+                         hints=[{"en": "Try it.", "zh": "试试。"}, {"en": "dtype= sets it.", "zh": "dtype= 可以设定。"},
+                                {"en": "return torch.full(shape, value, dtype=___)", "zh": "同上"}])
+    assert ladder_leaks(quiet, table={}) == []
+
+
+# --- each mistake gets the words and the hint of its own pitfall -----------------------------------
+FITS = [
+    # (kata, wrong answer, words its failure must hold, words it must not hold, words its hint holds, ...not,
+    #  words its Chinese failure holds)
+    ("k17_inplace_autograd", "sgd_update_replacing_data", ["the same tensor object, but", "p.data = ..."],
+     ["same tensor object as before", "rebinds"], ["p.data_ptr()"], [], ["仍是原来的张量对象", "p.data = ..."]),
+    ("k03_dtypes", "gather_row_by_row", ["index is empty", "non-empty TensorList"], ["a float index makes"],
+     ["torch.tensor([])"], [], ["索引是空的"]),
+    ("k06_clone_view", "snapshot_rebuilt_from_numbers", ["another dtype", "Python numbers"],
+     ["A snapshot needs two things"], ["float64"], ["autograd graph"], ["dtype 不一样"]),
+    ("k05_devices", "to_device_namedtuple_from_generator", ["namedtuple class", "separate arguments"],
+     ["Usual causes", "strings"], ["namedtuple"], ["bare tensor"], ["单独的字段参数"]),
+    ("k09_contiguity", "channels_permute_only", ["non-contiguous"], ["reshape is not permute"],
+     ["stride()"], ["reshape"], ["非连续视图"]),
+    ("k18_grad_accumulation", "accumulate_without_dividing", ["the length of your step", "yours is 2"],
+     ["True", "False", "whether your step"], [], [], ["你这一步的长度", "你的结果是 2"]),
+]
+
+
+@pytest.mark.parametrize("kata, name, says, never, hint_says, hint_never, zh_says", FITS, ids=[f[1] for f in FITS])
+def test_a_failure_names_the_mistake_made_and_hints_at_it(kata, name, says, never, hint_says, hint_never, zh_says):
+    explained = _explained(kata, name)
+    told = explained.differed + "\n" + explained.pitfall
+    assert all(words in told for words in says), told
+    assert not any(words in told for words in never), told
+    assert all(words in explained.hint for words in hint_says), explained.hint
+    assert not any(words in explained.hint for words in hint_never), explained.hint
+    zh = _explained(kata, name, "zh")
+    assert all(words in zh.differed + zh.pitfall for words in zh_says), zh.differed + zh.pitfall
+    assert zh.hint and zh.hint != explained.hint
+
+
+def test_a_tensor_whose_memory_was_replaced_is_not_told_it_was_rebound():
+    """``same_object`` is "new memory" for the same object with its memory swapped (``p.data = ...``):
+    the difference says so, and the pitfall written for it explains it (the inputs text otherwise)."""
+    from kata_harness.records import NEW_MEMORY
+
+    def failed(yours):
+        found = Difference("inputs", "aspect.same_object", {"yours": yours, "expected": True},
+                           {"key": "where.input", "name": "params[0]"})
+        return Verdict(Status.FAILED, "cpu", "update(params)", None, found)
+
+    info = _function()
+    info.pitfalls["inputs"] = {"en": "rebinding", "zh": "重新绑定"}
+    swapped = explain(failed(NEW_MEMORY), info)
+    assert "the same tensor object, but its data now lives in new memory" in swapped.differed
+    assert swapped.pitfall.startswith("rebinding")   # no text of its own: the inputs text
+    info.pitfalls["new_memory"] = {"en": "memory swapped", "zh": "内存被换掉了"}
+    info.pitfall_hints["new_memory"] = {"en": "compare data_ptr()", "zh": "比较 data_ptr()"}
+    assert explain(failed(NEW_MEMORY), info).pitfall.startswith("memory swapped")
+    assert explain(failed(NEW_MEMORY), info, "zh").hint == "比较 data_ptr()"
+    rebound = explain(failed(False), info)
+    assert rebound.pitfall.startswith("rebinding") and "same tensor object as before: False" in rebound.differed
+
+
+def test_a_hint_names_its_sections_as_each_language_writes_them(capsys):
+    """The header of `grade.py hint` joins the sections as the messages do: "§3.2, §4.4" in English,
+    "§3.2、§4.4" in Chinese."""
+    import argparse
+
+    from kata_harness.commands import hint
+
+    info = next(f for f in INFO.values() if ", " in f.section)
+    for lang, joined in (("en", info.section), ("zh", info.section.replace(", ", "、"))):
+        assert hint.run(argparse.Namespace(function=info.qualified, level=1, lang=lang), started=0.0) == 0
+        header = capsys.readouterr().out.splitlines()[0]
+        assert header.endswith(f"（{joined}）" if lang == "zh" else f" ({joined})"), header

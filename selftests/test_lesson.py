@@ -114,6 +114,8 @@ def _curriculum_texts():
             yield f"{info.qualified}.title", info.title["zh"]
             for key, texts in info.pitfalls.items():
                 yield f"{info.qualified}.pitfalls.{key}", texts["zh"]
+            for key, texts in info.pitfall_hints.items():
+                yield f"{info.qualified}.pitfall_hints.{key}", texts["zh"]
             for level, texts in enumerate(info.hints, 1):
                 yield f"{info.qualified}.hint{level}", texts["zh"]
 
@@ -150,7 +152,8 @@ def _nested_parentheses(text: str) -> bool:
 
 # Phrases that read translated, rewritten once; the glossary says how to write them instead.
 TRANSLATED = ("更宽的类型获胜", "才能需要梯度", "只要有东西依赖于它们", "模型如果不归你所有", "所有人的随机性",
-              "你的是 ", "应为：可以正常运行")
+              "你的是 ", "应为：可以正常运行", "所有人的生成器", "所有人都拿不到", "被落下", "单独一个答案",
+              "是“叶子”", "不能 requires_grad")
 
 
 RULES = [

@@ -129,5 +129,27 @@ def test_without_torch_one_clear_line_and_a_failure_status():
                           cwd=ROOT, timeout=60)
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and sys.executable in lines[0] and "activate" in lines[0].lower()
+    assert len(lines) == 1 and sys.executable in lines[0] and "PyTorch is not installed" in lines[0]
     assert "reference" not in done.stdout + done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the bash/zsh activation is the one shown here")
+def test_without_torch_the_line_names_the_activation_by_its_absolute_path(tmp_path):
+    """Beside grade.py a `.venv`: the line says the exact command that activates it, wherever the
+    learner stands; without one, it says that there is none yet and where to read how to make it."""
+    project = tmp_path / "my katas"   # a space: the path must come quoted
+    shutil.copytree(ROOT / "kata_harness", project / "kata_harness", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "grade.py", project)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def line():
+        done = subprocess.run([sys.executable, "-S", str(project / "grade.py"), "k01"], capture_output=True,
+                              text=True, cwd=elsewhere, timeout=60, env={**os.environ, "KATA_LANG": "en"})
+        assert done.returncode == 3, done.stderr
+        return done.stderr.strip()
+
+    assert "has no virtual environment (.venv) yet" in line() and str(project) in line()
+    (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".venv" / "bin" / "activate").write_text("")
+    assert f". '{project / '.venv' / 'bin' / 'activate'}'" in line(), line()

@@ -2,7 +2,17 @@
 
 import torch
 
-from kata_harness.spec import Case, Function, Kata, randint, randn
+from kata_harness.spec import Case, Function, Kata, Probe, randint, randn, tensor
+
+
+def _one_element_written(call):
+    """The result after its first element alone was set to -1. A tensor with memory of its own
+    changes in that one place; a broadcast view (``expand``: every position reads one number,
+    stride 0) changes everywhere."""
+    result = call.result
+    if result.numel():
+        result[(0,) * result.dim()] = -1.0
+    return result
 
 KATA = Kata("k01_creation", [
     Function("arange_inclusive", [
@@ -21,8 +31,10 @@ KATA = Kata("k01_creation", [
     Function("filled", [
         Case((2, 3), 7), Case((4,), 0.5), Case((2, 2, 2), -3), Case((), 1), Case((0, 3), 2.0),
         Case((3, 1), -4, hidden=True), Case((2,), 0.25, hidden=True),
-    ]),
+    ], probes=(Probe("one_element", _one_element_written),)),
     Function("mask_like", [
         Case(randn(2, 3)), Case(randint(0, 9, 5)), Case(randn(2, 3, 4, dtype=torch.float64)), Case(randn(0, 4)),
+        # NaN is not equal to itself: a mask computed from the values (x != x) is True there.
+        Case(tensor([[0.5, float("nan")], [float("inf"), -1.0]]), label="nan"),
     ], devices=("cpu", "meta", "cuda")),
 ])

@@ -44,6 +44,6 @@ KATA = Kata("k03_dtypes", [
         Case(randn(4, 3), randint(0, 4, 6, dtype=torch.float32)),
         Case(randn(3, 2, 2), tensor([2.0, 0.0])),                          # rows of a 3-D tensor
         Case(randn(4, 3), tensor([3, 1])),                                 # already int64
-        Case(randn(5, 3), tensor([], dtype=torch.float32)),                # no rows at all
+        Case(randn(5, 3), tensor([], dtype=torch.float32), label="empty_index"),   # no rows at all
     ], devices=("cpu", "meta", "cuda")),
 ])

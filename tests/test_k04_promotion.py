@@ -23,6 +23,7 @@ KATA = Kata("k04_promotion", [
         Case(randn(3, 3), randn(3)),
         Case(randn(5, 1), randn(1)),
         Case(randn(2, 4, dtype=torch.float64), randn(4, dtype=torch.float64)),
+        Case(randn(1, 4), randn(4), label="one_row"),   # (1,), where .squeeze() leaves a 0-dim tensor
     ], devices=("cpu", "meta", "cuda"), rtol=1e-5, atol=1e-5),
     Function("standardize", [
         Case(tensor([[2.0, 10.0]]), array([1.0, 5.0]), array([1.0, 5.0])),

@@ -34,7 +34,7 @@ KATA = Kata("k05_devices", [
               "name": "batch-0", "weight": 0.5, "mask": None, "ready": randn(2)}, DEVICE),
         Case((randn(4, 2, device=CPU), randint(0, 2, 4, device=CPU)), DEVICE),
         Case(Sample(image=randn(3, 2, 2, device=CPU), label=tensor(1, device=CPU),
-                    info={"path": "img_001.png", "flipped": False}), DEVICE),
+                    info={"path": "img_001.png", "flipped": False}), DEVICE, label="namedtuple"),
         Case({"inputs": [{"ids": randint(0, 9, 5, device=CPU),
                           "pair": (randn(2, device=CPU),
                                    [randn(1, device=CPU),

@@ -79,9 +79,11 @@ def _step_ratio(call) -> float:
 
 
 def summed_micro_batches(call):
-    """Whether the step was exactly n mean-gradient steps long (n > 1 micro-batches): a missing / n."""
+    """The step's length in mean-gradient steps where it is exactly n of them (n > 1 micro-batches,
+    each loss left undivided: a missing / n); 1.0, the contract's length, in every other case, so
+    that only that mistake differs here (``step_size`` measures the others)."""
     n = len(call.args[1])
-    return n > 1 and abs(_step_ratio(call) - n) < 1e-3
+    return float(n) if n > 1 and abs(_step_ratio(call) - n) < 1e-3 else 1.0
 
 
 def step_size(call):

@@ -16,6 +16,7 @@ class Inputs(Aspect):
 
     name = "inputs"
     fields = ("inputs",)
+    pitfalls = ("new_memory",)   # an input whose memory was replaced (explanations: its situation)
 
     def observe(self, call: ObservedCall) -> dict:
         describe = call.tools.describe

@@ -125,10 +125,12 @@ def build_parser() -> Parser:
     hint.add_argument("--level", type=_positive, default=1,
                       help="1: a nudge, 2: the API to use, 3: nearly the answer")
 
-    reset = commands.add_parser("reset", parents=[solutions, lang],
-                                help="restore a stub (your file is backed up first)",
-                                description="Restore the stub of a function or a whole kata (after a backup).")
+    reset = commands.add_parser("reset", parents=[lang],
+                                help="restore a stub in katas/ (your file is backed up first)",
+                                description="Restore the stub of a function or a whole kata in katas/ (after a "
+                                            "backup, with the command that copies it back).")
     reset.add_argument("selector", help="a kata (k01, creation, k01_creation) or a function (k01_creation.filled)")
+    reset.add_argument("--solutions", default=None, help=argparse.SUPPRESS)   # refused: reset writes katas/ only
 
     commands.add_parser("freeze", parents=[secret], help="instructor: write the answer key from reference/",
                         description="Record the reference's observations into the answer key (and, with the "

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..api import Processes
-from ..aspects import ALWAYS_FOUND
+from ..aspects import ALWAYS_FOUND, ASPECTS
 from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
 from ..content.messages import shortened
 from ..files import read_regular
@@ -129,7 +129,8 @@ def _same_functions(kata: str, ours: list[str], theirs: list[str]) -> list[str]:
 def _unused_pitfalls(kata: str, function, checked) -> list[str]:
     """The pitfall keys of ``function`` that no aspect, case label or probe of its checks can ever find."""
     known = set(ALWAYS_FOUND) | set(checked.aspects) | {p.name for p in checked.probes} | \
-        {c.label for c in checked.cases if c.label}
+        {c.label for c in checked.cases if c.label} | \
+        {key for aspect in ASPECTS if aspect.name in checked.aspects for key in aspect.pitfalls}
     return [f"curriculum/{kata}.toml: `functions.{function.name}.pitfalls.{key}` is no aspect, case label or probe "
             f"of {function.qualified}{did_you_mean(key, sorted(known))}; it would never be shown"
             for key in function.pitfalls if key not in known]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..api import select
 from ..content.messages import default_language, message, pick
+from ..outputs.explanations import section_text
 from . import UsageError
 
 
@@ -17,7 +18,8 @@ def run(args, *, started: float) -> int:
         raise UsageError(message("hint.none", lang, function=info.qualified))
     if args.level > levels:
         raise UsageError(message("hint.no_more", lang, function=info.qualified, levels=levels))
-    section = f"（{info.section}）" if lang == "zh" else f" ({info.section})"
+    sections = section_text(info.section, lang)
+    section = f"（{sections}）" if lang == "zh" else f" ({sections})"
     colon = "：" if lang == "zh" else ": "
     print(f"{info.qualified} — {pick(info.title, lang)}{section}")
     print(f"{message('hint', lang)} {args.level}/{levels}{colon}{info.hint(args.level, lang)}")

@@ -40,6 +40,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -116,20 +117,52 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
                 from None
 
 
+def check_stubs(key: answer_key.AnswerKey) -> None:
+    """Refuse a ``katas/`` that no longer holds the stubs the answer key was frozen with (solved, or
+    changed since): the template would hand those files to every student."""
+    changed = [path.name for path in sorted(LAYOUT.katas.glob("k*.py"))
+               if path.stem in key.stubs and path.read_text(encoding="utf-8") != key.stubs[path.stem]]
+    if changed:
+        raise ReleaseError(f"katas/ is not the stubs the answer key holds ({', '.join(changed)} changed): a template "
+                           f"would hand them to every student; put the stubs back (`python grade.py reset KATA`, "
+                           f"your files are backed up first) or freeze again if the stubs themselves changed")
+
+
 def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None, *,
             for_classroom50: bool = False) -> list[str]:
     """Write the template into ``out`` and verify it; returns what the self-check found wrong.
     ``secret``: the instructor's secret, which signs the manifest (neither it nor the hidden key is copied).
     ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only.
-    ``for_classroom50``: without the practice workflow and the manifest (see the module's docstring)."""
+    ``for_classroom50``: without the practice workflow and the manifest (see the module's docstring).
+    The template is written and checked in a folder beside ``out`` and takes ``out``'s place only
+    once it passed: a refusal or a failed check leaves no half-written folder, and a forced release
+    leaves what ``out`` held until then."""
     check_target(out, force)
     key = answer_key.load()
     if key is None or key.stale_katas():
         raise ReleaseError("the answer key is missing or stale: run `python grade.py freeze` first")
     check_hidden_key(secret, needed=True)
+    check_stubs(key)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = out.parent / f".{out.name}.unfinished-{secrets.token_hex(4)}"   # beside out: one rename away
+    staging.mkdir()
+    try:
+        problems = _write_template(staging, key, secret, max_hint_level, for_classroom50=for_classroom50)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if problems:
+        shutil.rmtree(staging, ignore_errors=True)
+        return problems
     if out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
+    staging.rename(out)
+    return []
+
+
+def _write_template(out: Path, key: answer_key.AnswerKey, secret: str | None, max_hint_level: int | None, *,
+                    for_classroom50: bool) -> list[str]:
+    """Write the template into the empty folder ``out`` and verify it (``release``)."""
     for name in COPIED_FILES:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, out / name)

@@ -1,19 +1,23 @@
 """``grade.py reset SELECTOR``: put back the stub of a function or a whole kata, never losing work.
 
-The learner's current file is first copied to ``.kata_backups/<kata>-<time>.py``. A whole
-kata gets its stub file back; a single function gets the stub's definition in place of its own,
-leaving the rest of the file as it is. The pristine stubs come from the answer key.
+The learner's current file is first copied to ``.kata_backups/<kata>-<time>.py``, and the command
+that copies it back is printed. A whole kata gets its stub file back; a single function gets the
+stub's definition in place of its own, leaving the rest of the file as it is. The pristine stubs
+come from the answer key. Reset writes only the learner's own files in ``katas/``: it takes no
+``--solutions`` (``reference/`` or a classmate's folder is never overwritten with a stub), and a
+kata file that is a link, or not a regular file, is refused.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import shlex
 import shutil
 import time
 from pathlib import Path
 
-from ..api import select, solutions_dir
+from ..api import select
 from ..content.curriculum import whole_kata
 from ..content.messages import default_language, message
 from ..judging import answer_key
@@ -36,6 +40,23 @@ def backup(path: Path) -> Path:
         number += 1
     shutil.copy2(path, target)
     return target
+
+
+def restore_command(saved: Path, target: Path, *, windows: bool = os.name == "nt") -> str:
+    """The command that copies the backup ``saved`` back over ``target``, in the learner's shell
+    (PowerShell on Windows, bash/zsh elsewhere), with absolute paths, quoted."""
+    if windows:
+        def quoted(path: Path) -> str:
+            return "'" + str(path).replace("'", "''") + "'"
+        return f"Copy-Item -LiteralPath {quoted(saved)} -Destination {quoted(target)}"
+    return f"cp {shlex.quote(str(saved))} {shlex.quote(str(target))}"
+
+
+def _own_file(path: Path, katas: Path) -> None:
+    """Refuse a kata file that reset could not write safely: a link (the stub would land wherever it
+    points, in reference/ for one) or something that is not a regular file, or a path outside katas/."""
+    if path.is_symlink() or (path.exists() and not path.is_file()) or path.parent.resolve() != katas.resolve():
+        raise ResetError(f"{path} is not a plain file of {katas}; reset writes only there")
 
 
 def _definitions(source: str, where: str) -> dict:
@@ -78,32 +99,37 @@ def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dic
     """``grade.py reset``: restore the stubs of ``functions`` (FunctionInfo) in ``solutions``, kata
     by kata: the whole file when ``whole`` (the selector named a kata) or when the learner's file is
     gone, else only those functions' definitions. Yields (backup of the learner's file or None,
-    what was restored) after each kata's file is written; raises ``NoStub`` or ``ResetError``
-    before touching a kata's file."""
+    the file written, what was restored) after each kata's file is written; raises ``NoStub`` or
+    ``ResetError`` before touching a kata's file (a link, or a file that is not a regular one)."""
     for kata in dict.fromkeys(f.kata for f in functions):
         if kata not in stubs:
             raise NoStub(kata)
         path = solutions / f"{kata}.py"
+        _own_file(path, solutions)
         names = [f.name for f in functions if f.kata == kata]
         current = path.read_text(encoding="utf-8") if path.exists() else None
         restored = stubs[kata] if whole or current is None else \
             restore_functions(current, stubs[kata], names, str(path))
         saved = backup(path) if current is not None else None
         path.write_text(restored, encoding="utf-8")
-        yield saved, kata if whole else ", ".join(f"{kata}.{n}" for n in names)
+        yield saved, path, kata if whole else ", ".join(f"{kata}.{n}" for n in names)
 
 
 def run(args, *, started: float) -> int:
-    """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata (after a backup)."""
+    """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata in katas/ (after a
+    backup), and say how to undo it."""
     lang = args.lang or default_language()
+    if args.solutions is not None:
+        raise UsageError(message("reset.only_katas", lang, folder=args.solutions))
     katas, functions = select([args.selector], lang)
     key = answer_key.load()
     restoring = reset_selection(functions, whole=whole_kata(args.selector, katas) is not None,
-                                solutions=solutions_dir(args.solutions), stubs=key.stubs if key else {})
+                                solutions=LAYOUT.katas, stubs=key.stubs if key else {})
     try:
-        for saved, what in restoring:
+        for saved, path, what in restoring:
             if saved is not None:
-                print(message("reset.backup", lang, path=os.path.relpath(saved)))
+                print(message("reset.backup", lang, path=os.path.relpath(saved),
+                              command=restore_command(saved.resolve(), path.resolve())))
             print(message("reset.done", lang, what=what))
     except NoStub as missing:
         raise UsageError(message("reset.no_stub", lang, kata=missing.kata)) from None

@@ -11,9 +11,12 @@ are also polled, which covers network drives and WSL, where events do not arrive
 
 from __future__ import annotations
 
+import ast
+import queue
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -21,6 +24,7 @@ from typing import TextIO
 from .. import api
 from ..content.curriculum import FunctionInfo, KataInfo
 from ..content.messages import message
+from ..files import read_regular
 from ..isolation.channel import Lane, Zygote
 from ..judging import integrity
 from ..judging.expectations import Recorded
@@ -84,6 +88,125 @@ def _stat(path: Path, fields: tuple[str, ...]):
     return tuple(getattr(info, field) for field in fields)
 
 
+QUIET = 0.5    # seconds a file that does not parse (or lacks a function) must stay unchanged before it is graded
+TICK = 0.05    # seconds between looks at a file being saved, or at the file of a kata being graded
+
+
+def _complete(path: Path, names: list[str]) -> bool:
+    """Whether ``path`` parses as Python and defines every function in ``names`` at its top level:
+    a save in progress (truncated, half written) does not."""
+    try:
+        tree = ast.parse(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError, SyntaxError):   # missing, too big, not UTF-8, not Python (yet)
+        return False
+    defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return set(names) <= defined
+
+
+def settle(path: Path, names: list[str], stamp, *, quiet: float = QUIET,
+           clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+    """Wait until the file just saved is worth grading, and return its stamp then: at once when it
+    parses and defines every watched function of its kata; otherwise when it has stayed unchanged
+    for ``quiet`` seconds, so that an editor that truncates a file and then writes it never shows
+    "has no function" or a syntax error in between, while a real mistake is still shown."""
+    unchanged_since = clock()
+    while not _complete(path, names):
+        sleep(TICK)
+        now = _stat(path, STAMP)
+        if now != stamp:
+            stamp, unchanged_since = now, clock()
+        elif clock() - unchanged_since >= quiet:
+            break
+    return stamp
+
+
+def _saved_again(path: Path, stamp) -> Callable[[], bool]:
+    """Whether ``path`` changed since it had ``stamp`` (a newer save supersedes its grading)."""
+    return lambda: _stat(path, STAMP) != stamp
+
+
+class _Refused:
+    """The handle of a job not sent: the grading it belongs to was superseded by a newer save."""
+
+    output_tail = ""
+
+    def send(self, job: dict) -> None:
+        """Nothing is sent."""
+
+    def next_event(self, timeout: float):
+        raise queue.Empty
+
+    def stop(self, clean: bool = True) -> None:
+        """Nothing runs."""
+
+    def death_reason(self) -> str:
+        return "superseded by a newer save"
+
+
+class _Watched:
+    """A job's handle that gives up at once when its grading is superseded: the judge then cuts the
+    job short (its process is killed) instead of waiting out a hang's time limit."""
+
+    def __init__(self, handle, lane: SupersededLane):
+        self.handle, self.lane = handle, lane
+
+    @property
+    def output_tail(self) -> str:
+        return self.handle.output_tail
+
+    def send(self, job: dict) -> None:
+        self.handle.send(job)
+
+    def next_event(self, timeout: float):
+        """The job's next event, looked for in short slices between which the grading may be
+        superseded (then ``queue.Empty``, as when a job runs out of time)."""
+        until = time.monotonic() + timeout
+        while True:
+            if self.lane.superseded():
+                raise queue.Empty
+            try:
+                return self.handle.next_event(max(0.0, min(TICK, until - time.monotonic())))
+            except queue.Empty:
+                if time.monotonic() >= until:
+                    raise
+
+    def stop(self, clean: bool = True) -> None:
+        self.handle.stop(clean=clean)
+
+    def death_reason(self) -> str:
+        return self.handle.death_reason()
+
+
+class SupersededLane:
+    """A learner lane for one re-grade, given up as soon as ``is_stale()`` (the kata's file was saved
+    again): the job running is cancelled at once, and no other job is sent."""
+
+    def __init__(self, lane, is_stale: Callable[[], bool]):
+        self.lane, self.is_stale = lane, is_stale
+        self.stale = False
+
+    def superseded(self) -> bool:
+        """Whether a newer save made this grading pointless (remembered once seen)."""
+        self.stale = self.stale or self.is_stale()
+        return self.stale
+
+    def start(self) -> None:
+        self.lane.start()
+
+    def submit(self, job: dict):
+        if self.superseded():
+            return _Refused()
+        return _Watched(self.lane.submit(job), self)
+
+    def serves(self, handle) -> bool:
+        if isinstance(handle, _Refused):
+            return True
+        return isinstance(handle, _Watched) and self.lane.serves(handle.handle)
+
+    def stop(self) -> None:
+        self.lane.stop()
+
+
 @dataclass
 class Display:
     """How watch shows its verdicts: in which language, naming the solutions folder as ``shown``,
@@ -125,15 +248,21 @@ class Watcher:
         self.lane.start()   # warm again before the next save (if a process that stopped answering was replaced)
         self._show(self.functions)
 
-    def regrade(self, kata: str) -> None:
-        """Grade one kata again, against the expected observations already known."""
+    def regrade(self, kata: str, superseded: Callable[[], bool] = lambda: False) -> bool:
+        """Grade one kata again, against the expected observations already known, and show it;
+        returns False, showing nothing, when ``superseded()`` became true on the way (the file was
+        saved again): the stale run is cut short at once, whatever it was doing."""
         chosen = [f for f in self.functions if f.kata == kata]
         known = Recorded(self.grading.expected, self.expected.name, self.expected.stale)
-        result = grade(chosen, self.solutions, known, lane=self._ready_lane())
+        lane = SupersededLane(self._ready_lane(), superseded)
+        result = grade(chosen, self.solutions, known, lane=lane)
+        self.lane.start()
+        if lane.superseded():
+            return False
         self.grading.verdicts.update(result.verdicts)
         self.grading.durations.update(result.durations)
-        self.lane.start()
         self._show(chosen)
+        return True
 
     def _show(self, shown: list[FunctionInfo]) -> None:
         view = self.display
@@ -156,6 +285,7 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     """Grade everything once, then re-grade each kata whose file changes, until Ctrl-C."""
     katas = list(dict.fromkeys(f.kata for f in watcher.functions))
     files = {kata: watcher.solutions / f"{kata}.py" for kata in katas}
+    names = {kata: [f.name for f in watcher.functions if f.kata == kata] for kata in katas}
     events = FileEvents(watcher.solutions, interval if use_events else min(interval, 0.25), use_events)
     try:
         stamps = {kata: _stat(path, STAMP) for kata, path in files.items()}
@@ -167,9 +297,10 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
             events.wait()
             for kata, path in files.items():
                 stamp = _stat(path, STAMP)
-                if stamp != stamps[kata]:
-                    stamps[kata] = stamp
-                    watcher.regrade(kata)
+                while stamp != stamps[kata]:   # a save while its kata is graded: grade the newest at once
+                    stamps[kata] = settled = settle(path, names[kata], stamp)
+                    watcher.regrade(kata, superseded=_saved_again(path, settled))
+                    stamp = _stat(path, STAMP)
     except KeyboardInterrupt:
         print("\n" + message("watch.bye", watcher.display.lang), file=watcher.display.out, flush=True)
         return 0

@@ -36,7 +36,7 @@ class FunctionInfo:
     section: str
     pitfalls: dict
     hints: list
-    pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it
+    pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it (explanations.first_hint)
 
     @property
     def qualified(self) -> str:
@@ -56,15 +56,6 @@ class FunctionInfo:
     def hint(self, level: int, lang: str = "en") -> str:
         """Hint ``level`` (1-based) in ``lang``; empty when there is no such level."""
         return pick(self.hints[level - 1], lang) if 1 <= level <= len(self.hints) else ""
-
-    def first_hint(self, aspect: str, label: str | None = None, lang: str = "en") -> str:
-        """The level-1 hint shown with a difference: the one written for the pitfall that explains
-        it (``pitfall_hints``), else hint 1. A learner who moved on to another idea gets a nudge
-        about the mistake they make now, not about the one they made first."""
-        key = self.pitfall_key(aspect, label)
-        if key in self.pitfall_hints:
-            return pick(self.pitfall_hints[key], lang)
-        return self.hint(1, lang)
 
 
 @dataclass
@@ -145,6 +136,30 @@ def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
             raise UnknownSelector(selector)
         chosen.extend(f for f in found if f not in chosen)
     return chosen
+
+
+def closest_selector(selector: str, katas: list[KataInfo]) -> str | None:
+    """The selector a mistyped ``selector`` probably meant, over katas and functions alike: ``k05``
+    for ``k5``, ``devices`` for ``devcies``, ``add_bias`` for ``add_bais``, ``k05_devices.add_bias``
+    for ``k05_devices.add_bais`` or ``k05_device.add_bias``; None when nothing is close."""
+    kata_word, dot, function_word = selector.partition(".")
+    number = re.fullmatch(r"[kK]0*(\d+)", kata_word)
+    if number:   # k5, K005: the number written another way
+        kata_word = f"k{int(number.group(1)):02d}"
+    if dot:
+        kata = _match_kata(kata_word, katas) or next(
+            (k for k in katas for close in difflib.get_close_matches(kata_word, [k.name, k.topic], n=1)), None)
+        if kata is None:
+            return None
+        if kata.function(function_word):
+            return f"{kata.name}.{function_word}"
+        found = difflib.get_close_matches(function_word, [f.name for f in kata.functions], n=1)
+        return f"{kata.name}.{found[0]}" if found else None
+    if _match_kata(kata_word, katas):
+        return kata_word
+    words = [word for kata in katas for word in (kata.name, kata.topic, *(f.name for f in kata.functions))]
+    found = difflib.get_close_matches(kata_word, words, n=1)
+    return found[0] if found else None
 
 
 def whole_kata(selector: str, katas: list[KataInfo]) -> KataInfo | None:

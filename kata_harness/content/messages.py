@@ -72,6 +72,12 @@ MESSAGES = {
         "en": "{where}: is the same tensor object as before: {yours}, expected {expected}",
         "zh": "{where}：是否仍是原来的张量对象：你的结果是 {yours}，应当是 {expected}",
     },
+    "aspect.new_memory": {
+        "en": "{where}: the same tensor object, but its data now lives in new memory (the old memory was replaced, "
+              "not changed); expected the same memory, changed in place",
+        "zh": "{where}：仍是原来的张量对象，但它的数据换到了一块新的内存里（原来的内存被替换了，而不是被修改）；"
+              "应当是同一块内存，原地修改",
+    },
     "aspect.training": {"en": "{where}: training flags {yours}, expected {expected}",
                         "zh": "{where}：training 标志是 {yours}，应当是 {expected}"},
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
@@ -230,11 +236,22 @@ MESSAGES = {
         "zh": "这里没有可供比较的 reference/ 文件夹（请使用 --against answer-key）。",
     },
     "error.no_torch": {
-        "en": "PyTorch is not installed for {python}. Activate the katas' virtual environment first "
-              "(bash/zsh: `. .venv/bin/activate`; PowerShell: `.venv\\Scripts\\Activate.ps1`), "
-              "then run grade.py again.",
-        "zh": "{python} 没有安装 PyTorch。请先激活练习的虚拟环境（bash/zsh：`. .venv/bin/activate`；"
-              "PowerShell：`.venv\\Scripts\\Activate.ps1`），然后再运行 grade.py。",
+        "en": "PyTorch is not installed for {python}. Activate the katas' virtual environment first: {command} "
+              "(then run grade.py again).",
+        "zh": "{python} 没有安装 PyTorch。请先激活练习的虚拟环境：{command}（然后再运行 grade.py）。",
+    },
+    "error.no_torch_in_venv": {
+        "en": "PyTorch is not installed in this virtual environment ({python}). Install it as the README's "
+              "\"Quick start\" says for your system, then run grade.py again.",
+        "zh": "这个虚拟环境（{python}）里没有安装 PyTorch。请按 README“快速开始”中对应你的系统的命令安装它，"
+              "然后再运行 grade.py。",
+    },
+    "error.no_torch_no_venv": {
+        "en": "PyTorch is not installed for {python}, and {folder} has no virtual environment (.venv) yet. "
+              "Create it and install PyTorch with the first command of the README's \"Quick start\" for your "
+              "system, then run grade.py again.",
+        "zh": "{python} 没有安装 PyTorch，而且 {folder} 里还没有虚拟环境（.venv）。请用 README“快速开始”中对应你的"
+              "系统的第一条命令创建它并安装 PyTorch，然后再运行 grade.py。",
     },
     "sandbox.none": {
         "en": "Learner code ran without a sandbox (bubblewrap is not available here): fine for practice.",
@@ -262,9 +279,13 @@ MESSAGES = {
               "在恢复之前，正式成绩记为 0 分。",
     },
     "reset.backup": {
-        "en": "your file was saved to {path} — to undo the reset, copy that file back over your kata file "
-              "(the same name without the date and time)",
-        "zh": "你的文件已备份到 {path} —— 要撤销这次重置，把这个文件复制回去，覆盖你的练习文件（文件名相同，只是没有日期和时间）",
+        "en": "your file was saved to {path} — to undo the reset, run: {command}",
+        "zh": "你的文件已备份到 {path} —— 要撤销这次重置，请运行：{command}",
+    },
+    "reset.only_katas": {
+        "en": "reset restores stubs in katas/ only, and never writes into another folder: --solutions {folder} "
+              "is refused (nothing was changed)",
+        "zh": "reset 只恢复 katas/ 里的初始模板，从不写入其他文件夹：不接受 --solutions {folder}（没有做任何修改）",
     },
     "reset.done": {"en": "restored the stub of {what}", "zh": "已恢复 {what} 的初始模板"},
     "reset.no_stub": {
@@ -287,9 +308,10 @@ MESSAGES = {
         "zh": "查看详情：pytest {test_path} -k {function}",
     },
     "grade.unknown_selector": {
-        "en": "unknown kata or function '{selector}'. Valid katas: {katas}",
-        "zh": "未知的练习或函数 '{selector}'。可用的练习：{katas}",
+        "en": "unknown kata or function '{selector}'{suggestion}. Valid katas: {katas}",
+        "zh": "未知的练习或函数 '{selector}'{suggestion}。可用的练习：{katas}",
     },
+    "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
@@ -303,6 +325,10 @@ MESSAGES = {
     "grade.selection_done": {
         "en": "Everything graded here passes. `python grade.py` grades every kata.",
         "zh": "这次评分的函数全部通过。运行 `python grade.py` 可以为所有练习评分。",
+    },
+    "probe.one_element": {
+        "en": "your result after its first element alone was set to -1",
+        "zh": "只把返回值的第一个元素设为 -1 之后的返回值",
     },
     "probe.second_call": {
         "en": "a second call with the same f and x", "zh": "用相同的 f 和 x 第二次调用的结果",
@@ -332,8 +358,8 @@ MESSAGES = {
         "zh": "GPU 的随机数生成器取出的数是否就是该种子给出的数",
     },
     "probe.summed_micro_batches": {
-        "en": "whether your step is exactly n times one SGD step on the mean micro-batch gradient (n micro-batches)",
-        "zh": "你的这一步是否恰好是“用各微批次（micro-batch）平均梯度做一步 SGD”的 n 倍（n 为微批次个数）",
+        "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",
+        "zh": "你这一步的长度（以“用各微批次的平均梯度做一步 SGD”为单位）",
     },
     "probe.step_size": {
         "en": "the length of your step, measured in SGD steps on the mean micro-batch gradient",

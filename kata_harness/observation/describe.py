@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from ..content.messages import shortened
-from ..records import TENSOR_FACTS, device_name, plain
+from ..records import NEW_MEMORY, TENSOR_FACTS, device_name, plain
 from . import containers
 
 # What the observing room reads tensors with, past anything a learner patched or subclassed:
@@ -76,7 +76,7 @@ def _describe_tensor(obj, before, path, depth) -> dict:
     same object in the same memory, and its ``.grad``."""
     desc = {"kind": "tensor", "class": type(obj).__name__, **{fact.name: fact.read(TENSOR_BASE, obj) for fact in TENSOR_FACTS}}
     if before is not None:
-        desc["same_object"] = before.get(path) == identity(obj)
+        desc["same_object"] = _same_object(before.get(path), identity(obj))
         # Only leaves keep .grad (reading it on a non-leaf just warns).
         grad = TENSOR_BASE.grad.__get__(obj) if desc["leaf"] else None
         desc["grad"] = None if grad is None else _describe(grad, None, path, depth + 1)
@@ -114,6 +114,14 @@ def _describe_container(obj, inner, before, path, depth) -> dict:
     if kind is dict:
         desc["keys"] = [repr(k) for k in obj]
     return desc
+
+
+def _same_object(then, now: tuple):
+    """True for the same object in the same memory; ``NEW_MEMORY`` for the same object whose memory
+    was replaced (``p.data = ...``), which autograd and every view of the old memory never see."""
+    if then == now:
+        return True
+    return NEW_MEMORY if then is not None and then[0] == now[0] else False
 
 
 def identity(t) -> tuple:

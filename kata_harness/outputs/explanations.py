@@ -12,6 +12,7 @@ from ..aspects.compare import Difference, tidy_cut
 from ..content.curriculum import FunctionInfo
 from ..content.messages import LANGUAGES, MESSAGES, message, pick
 from ..judging.verdicts import Status, Verdict
+from ..records import NEW_MEMORY
 
 BACKWARD_CUT = 300   # the grading child keeps this many characters of a backward() error
 
@@ -71,6 +72,8 @@ def kind_text(kind: list, lang: str) -> str:
 
 def _difference_text(found: Difference, lang: str) -> str:
     fields = dict(found.fields)
+    if found.key == "aspect.same_object" and fields.get("yours") == NEW_MEMORY:
+        return message("aspect.new_memory", lang, where=_where_text(found.where, lang))
     if found.key == "aspect.kind":
         fields = {k: kind_text(v, lang) for k, v in fields.items()}
     if found.key == "aspect.rng":
@@ -100,14 +103,38 @@ def _name_error_text(found: Difference, lang: str) -> str:
 NAME_ERROR = "name_error"   # the aspect (and pitfall key) of a missing import or a typo, whatever the kata
 
 
+def _situation(found: Difference | None) -> str | None:
+    """A pitfall key more precise than the aspect's, for a difference that tells more than its
+    aspect: an input that is the same object with its memory replaced (``p.data = ...``) is
+    ``new_memory``, not a rebinding, which the inputs aspect's text explains."""
+    if found is not None and found.key == "aspect.same_object" and found.fields.get("yours") == NEW_MEMORY:
+        return "new_memory"
+    return None
+
+
 def pitfall_key(info: FunctionInfo, found: Difference | None, label: str | None) -> str:
     """The key of the pitfall that explains ``found``: the curriculum's (the case label's, else the
-    aspect's, else its default), else the aspect itself (then a generic text explains it);
-    ``name_error`` for a missing import or a typo."""
+    situation's, else the aspect's, else its default), else the aspect itself (then a generic text
+    explains it); ``name_error`` for a missing import or a typo."""
     aspect = found.aspect if found else "default"
     if aspect == NAME_ERROR:
         return NAME_ERROR
+    situation = _situation(found)
+    if situation is not None and situation in info.pitfalls and not (label and label in info.pitfalls):
+        return situation
     return info.pitfall_key(aspect, label) or aspect
+
+
+def first_hint(info: FunctionInfo, found: Difference | None, label: str | None, lang: str) -> str:
+    """The level-1 hint shown with a failure: the one the curriculum wrote for the pitfall that
+    explains it (``pitfall_hints``), else hint 1; none for a missing import or a typo, which a
+    hint about the kata would only mislead."""
+    key = pitfall_key(info, found, label)
+    if key == NAME_ERROR:
+        return ""
+    if key in info.pitfall_hints:
+        return pick(info.pitfall_hints[key], lang)
+    return info.hint(1, lang)
 
 
 def _pitfall_texts(info: FunctionInfo, key: str) -> dict:
@@ -210,10 +237,8 @@ def explain(verdict: Verdict, info: FunctionInfo, lang: str = "en", *, solutions
                            hint=hint, printed=printed)
     assert verdict.difference is not None   # judge gives every failure its difference
     found = verdict.difference
-    # A missing import or a typo is not the kata's pitfall: a hint about the kata would mislead.
-    hint = "" if found.aspect == NAME_ERROR else info.first_hint(found.aspect, verdict.label, lang)
     return Explanation(lang, called, _difference_text(found, lang), pitfall_text(info, found, verdict.label, lang),
-                       hint, printed)
+                       first_hint(info, found, verdict.label, lang), printed)
 
 
 def _device_text(verdict: Verdict, lang: str) -> str:

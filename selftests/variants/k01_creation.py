@@ -5,7 +5,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("arange_inclusive", "stops BEFORE its stop", "one past end")
+@wrong("arange_inclusive", "stops BEFORE its stop", "past end")
 def arange_exclusive(start, end, step=1):
     return torch.arange(start, end, step)
 
@@ -25,12 +25,12 @@ def arange_from_range(start, end, step=1):
     return torch.tensor(list(range(start, end + 1, step)), dtype=torch.int64)
 
 
-@wrong("evenly_spaced", "arange", "linspace")
+@wrong("evenly_spaced", "arange", "told the number of points")
 def evenly_spaced_by_step(start, end, count):
     return torch.arange(start, end, (end - start) / (count - 1))
 
 
-@wrong("evenly_spaced", "end + step", "ceiling", "linspace")
+@wrong("evenly_spaced", "end + step", "ceiling", "told the count")
 def evenly_spaced_one_step_past(start, end, count):
     step = (end - start) / (count - 1)
     return torch.arange(start, end + step, step)   # one point too many where rounding pushes the count up
@@ -47,9 +47,14 @@ def evenly_spaced_by_hand(start, end, count):
     return (start + (end - start) * steps).float()
 
 
-@wrong("filled", "int64", "dtype=torch.float32")
+@wrong("filled", "int64", "say the dtype yourself")
 def filled_inferred(shape, value):
     return torch.full(shape, value)
+
+
+@wrong("filled", "stride 0", "setting one element changed them all", "creation function")
+def filled_expanded(shape, value):
+    return torch.tensor(value, dtype=torch.float32).expand(shape)   # one number seen at every position
 
 
 @right("filled")
@@ -77,6 +82,11 @@ def mask_float(x):
     return torch.zeros_like(x)
 
 
+@wrong("mask_like", "NaN is not equal to itself", "shape and device")
+def mask_from_values(x):
+    return x != x   # True wherever x is NaN
+
+
 @right("mask_like")
 def mask_zeros_like(x):
     return torch.zeros_like(x, dtype=torch.bool)
@@ -85,3 +95,8 @@ def mask_zeros_like(x):
 @right("mask_like")
 def mask_full_with_device(x):
     return torch.full(x.shape, False, device=x.device)
+
+
+@right("filled")
+def filled_expanded_then_copied(shape, value):
+    return torch.tensor(float(value)).expand(shape).clone()   # the copy has memory of its own

@@ -17,7 +17,7 @@ def mean_always_float(x):
     return x.float().mean()
 
 
-@wrong("mean_value", "float32", "not .double()")
+@wrong("mean_value", "float32", "not float64")
 def mean_always_double_for_ints(x):
     if x.is_floating_point() or x.is_complex():
         return x.mean()
@@ -49,7 +49,7 @@ def mean_by_dtype_family(x):
 
 # --- class_loss ------------------------------------------------------------------------------
 
-@wrong("class_loss", "int64", ".long()")
+@wrong("class_loss", "int64", "Convert the labels to int64")
 def loss_float_targets(logits, labels):
     return F.cross_entropy(logits, labels)
 
@@ -166,12 +166,12 @@ def brighten_where(img, amount):
 
 # --- gather_rows -----------------------------------------------------------------------------
 
-@wrong("gather_rows", "long, int, byte or bool", ".long()")
+@wrong("gather_rows", "long, int, byte or bool", "to int64")
 def gather_float_index(x, index):
     return x[index]
 
 
-@wrong("gather_rows", "int32 or int64", ".long()")
+@wrong("gather_rows", "int32 or int64", "to int64")
 def gather_index_select_float(x, index):
     return torch.index_select(x, 0, index)
 
@@ -197,6 +197,11 @@ def gather_with_torch_gather(x, index):
     return torch.gather(x, 0, idx)
 
 
-@wrong("gather_rows", "mask", ".long()")
+@wrong("gather_rows", "index is empty", "non-empty TensorList", "whole index at once")
+def gather_row_by_row(x, index):
+    return torch.stack([x[int(i)] for i in index])   # no rows: nothing to stack
+
+
+@wrong("gather_rows", "mask", "to int64")
 def gather_byte_index(x, index):
     return x[index.byte()]   # a uint8 index is a (deprecated) mask, not row numbers

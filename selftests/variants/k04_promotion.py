@@ -60,6 +60,16 @@ def weighted_total(values, weights):
     return (values * weights).sum()
 
 
+@wrong("weighted_sum", "(1,)", "squeeze() removes EVERY dimension of size 1")
+def weighted_column_squeezed(values, weights):
+    return values.matmul(weights.unsqueeze(1)).squeeze()   # 0-dim when N == 1
+
+
+@right("weighted_sum")
+def weighted_column_squeezed_at_its_dim(values, weights):
+    return values.matmul(weights.unsqueeze(1)).squeeze(1)
+
+
 @right("weighted_sum")
 def weighted_mul_sum(values, weights):
     return (values * weights).sum(dim=1)

@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 
 # --- add_bias --------------------------------------------------------------------------------
 
-@wrong("add_bias", "same device", ".to(x.device)")
+@wrong("add_bias", "same device", "Tensor.to")
 def add_bias_plain(x, bias):
     return x + bias
 
@@ -102,7 +102,7 @@ def to_device_namedtuples_become_tuples(batch, device):
     return batch
 
 
-@wrong("to_device", "str as a leaf")
+@wrong("to_device", "a str is a sequence too", "recurses forever")
 def to_device_generic_sequence(batch, device):
     if isinstance(batch, torch.Tensor):
         return batch.to(device)

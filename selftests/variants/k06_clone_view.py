@@ -74,7 +74,7 @@ def zero_row_deepcopy(x):
     return y
 
 
-@wrong("zero_column_", "x[:, j].clone()", "through a view")
+@wrong("zero_column_", "a clone of the column", "through a view")
 def zero_column_of_clone(x, j):
     column = x[:, j].clone()
     column.zero_()
@@ -174,17 +174,17 @@ def clipped_where(x, limit):
     return torch.where(x > limit, limit, torch.where(x < -limit, -limit, x))
 
 
-@wrong("snapshot", "x.detach()", "shares memory", "clone()")
+@wrong("snapshot", "x.detach()", "shares memory", "real copy")
 def snapshot_detach(x):
     return x.detach()
 
 
-@wrong("snapshot", "x.data", "clone()")
+@wrong("snapshot", "x.data", "real copy")
 def snapshot_data(x):
     return x.data
 
 
-@wrong("snapshot", "requires grad", "x.clone() copies the data but stays in the autograd graph")
+@wrong("snapshot", "requires grad", "copies the data but stays in the autograd graph")
 def snapshot_clone(x):
     return x.clone()
 
@@ -193,6 +193,11 @@ def snapshot_clone(x):
 def snapshot_switch_grad_off(x):
     x.requires_grad_(False)
     return x.clone()
+
+
+@wrong("snapshot", "another dtype", "Python numbers", "copies the tensor itself")
+def snapshot_rebuilt_from_numbers(x):
+    return torch.tensor(x.tolist())   # float64 comes back float32
 
 
 @right("snapshot")

@@ -44,13 +44,13 @@ def merge_view_after_transpose(x):
     return x.transpose(1, 2).view(b, t, h * d)
 
 
-@wrong("merge_heads", "scrambled", "swapping dimensions 1 and 2")
+@wrong("merge_heads", "scrambled", "(B, T, H, D)")
 def merge_reshape_only(x):
     b, h, t, d = x.shape
     return x.reshape(b, t, h * d)
 
 
-@wrong("merge_heads", "D before H")
+@wrong("merge_heads", "not (B, T, D, H)")
 def merge_wrong_axis_order(x):
     b, h, t, d = x.shape
     return x.permute(0, 2, 3, 1).reshape(b, t, -1)

@@ -5,22 +5,22 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("flat_copy", "shares memory", "view whenever", ".clone()")
+@wrong("flat_copy", "shares memory", "view whenever", "Copy explicitly")
 def flat_reshape(x):
     return x.reshape(-1)
 
 
-@wrong("flat_copy", "flatten() returns x itself", ".clone()")
+@wrong("flat_copy", "flatten() returns x itself", "Copy explicitly")
 def flat_flatten(x):
     return x.flatten()
 
 
-@wrong("flat_copy", "contiguous()", ".clone()")
+@wrong("flat_copy", "contiguous()", "Copy explicitly")
 def flat_contiguous_view(x):
     return x.contiguous().view(-1)
 
 
-@wrong("flat_copy", "x.clone().view(-1) raises")
+@wrong("flat_copy", "viewing the copy raises too")
 def flat_clone_then_view(x):
     return x.clone().view(-1)
 

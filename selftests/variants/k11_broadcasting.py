@@ -42,7 +42,7 @@ def mse_squeeze_all(pred, target):
     return ((pred.squeeze() - target) ** 2).mean()
 
 
-@wrong("normalize_rows", "Wrong dimension", "keepdim=True")
+@wrong("normalize_rows", "Wrong dimension", "Keep the summed dimension")
 def normalize_rows_no_keepdim(x):
     return x / x.sum(dim=1)
 
@@ -52,7 +52,7 @@ def normalize_columns(x):
     return x / x.sum(dim=0)
 
 
-@wrong("normalize_rows", "keepdim=True")
+@wrong("normalize_rows", "Keep the summed dimension", "reductions take an argument that keeps it")
 def normalize_by_total(x):
     return x / x.sum()
 

@@ -5,22 +5,22 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("stack_samples", "cat never adds a dimension", "torch.stack")
+@wrong("stack_samples", "cat never adds a dimension", "new FIRST dimension")
 def stack_with_cat(samples):
     return torch.cat(samples)
 
 
-@wrong("stack_samples", "dim=1 would give the transposed")
+@wrong("stack_samples", "new dimension 1 would give the transposed")
 def stack_into_columns(samples):
     return torch.stack(samples, dim=1)
 
 
-@wrong("stack_samples", "torch.tensor", "torch.stack")
+@wrong("stack_samples", "torch.tensor", "tensors themselves")
 def stack_with_tensor(samples):
     return torch.tensor(samples)
 
 
-@wrong("stack_samples", "device meta", "torch.stack")
+@wrong("stack_samples", "device meta", "tensors themselves")
 def stack_via_lists(samples):
     return torch.tensor([s.tolist() for s in samples], dtype=samples[0].dtype)
 
@@ -40,17 +40,17 @@ def stack_unsqueeze_cat(samples):
     return torch.cat([s.unsqueeze(0) for s in samples], dim=0)
 
 
-@wrong("concat_features", "dim 0 by default", "dim=1")
+@wrong("concat_features", "dim 0 by default", "feature dimension")
 def concat_default_dim(a, b):
     return torch.cat([a, b])
 
 
-@wrong("concat_features", "mixes rows", "dim=1")
+@wrong("concat_features", "mixes rows", "feature dimension")
 def concat_rows_then_reshape(a, b):
     return torch.cat([a, b], dim=0).reshape(a.shape[0], -1)
 
 
-@wrong("concat_features", "dim=1")
+@wrong("concat_features", "feature dimension")
 def concat_transposed(a, b):
     return torch.cat([a.T, b.T], dim=0)
 

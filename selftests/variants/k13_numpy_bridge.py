@@ -13,12 +13,12 @@ def to_numpy_plain(t):
     return t.numpy()
 
 
-@wrong("to_numpy", "can't convert cuda:0 device type tensor", "cpu()")
+@wrong("to_numpy", "can't convert cuda:0 device type tensor", "the CPU")
 def to_numpy_without_cpu(t):
     return t.detach().numpy()
 
 
-@wrong("to_numpy", "cpu()")
+@wrong("to_numpy", "CPU")
 def to_numpy_asarray(t):
     return np.asarray(t.detach())
 
@@ -63,7 +63,7 @@ def to_numpy_from_list_with_dtype(t):
     return np.array(t.tolist(), dtype=dtype)
 
 
-@wrong("numpy_snapshot", "shares memory", ".copy()")
+@wrong("numpy_snapshot", "shares memory", "copy the array")
 def snapshot_view(t):
     return t.numpy()
 
@@ -103,12 +103,12 @@ def snapshot_np_copy(t):
     return np.copy(t.detach().numpy())
 
 
-@wrong("share_array", "torch.tensor(arr)", "from_numpy")
+@wrong("share_array", "torch.tensor(arr)", "wrap arr's memory")
 def share_tensor_copy(arr):
     return torch.tensor(arr)
 
 
-@wrong("share_array", "float32", "from_numpy")
+@wrong("share_array", "float32", "Wrapping arr's memory")
 def share_tensor_constructor(arr):
     return torch.Tensor(arr)
 

@@ -23,7 +23,7 @@ def trainable_as_tensor_in_place(values):
     return torch.as_tensor(values, dtype=torch.float32).requires_grad_()
 
 
-@wrong("trainable", "shares memory", "clone")
+@wrong("trainable", "shares memory", "real copy")
 def trainable_detached_view(values):
     if isinstance(values, torch.Tensor):
         return values.detach().float().requires_grad_()
@@ -56,7 +56,7 @@ def trainable_parameter(values):
     return torch.nn.Parameter(t.to(torch.float32))
 
 
-@wrong("init_weight", "not a leaf", "requires_grad_()")
+@wrong("init_weight", "not a leaf", "switch gradients on, on the result")
 def init_weight_not_leaf(shape, std, seed):
     generator = torch.Generator().manual_seed(seed)
     return torch.randn(shape, generator=generator, requires_grad=True) * std

@@ -26,6 +26,12 @@ def sgd_update_replacing_list_items(params, lr):
             params[i] = (p - lr * p.grad).requires_grad_()
 
 
+@wrong("sgd_update_", "same tensor object, but its data now lives in new memory", "p.data = ...", "version counter")
+def sgd_update_replacing_data(params, lr):
+    for p in params:
+        p.data = p.data - lr * p.grad   # the same object, its memory swapped behind autograd's back
+
+
 @wrong("sgd_update_", "leave p.grad as it was")
 def sgd_update_zeroing_grads(params, lr):
     with torch.no_grad():
