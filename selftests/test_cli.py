@@ -265,6 +265,7 @@ def test_max_hint_level_needs_the_template():
     assert done.returncode == 2 and "--max-hint-level" in done.stderr
 
 
+@pytest.mark.e2e
 def test_a_release_that_refuses_leaves_no_half_written_folder(tmp_path):
     """A katas/ that holds a solved file is refused before anything is written: neither the new
     folder, nor a half of it, nor (with --force) the loss of what the folder held."""

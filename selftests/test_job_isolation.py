@@ -170,6 +170,7 @@ def filled(shape, value):
 """
 
 
+@pytest.mark.e2e
 def test_shared_memory_counts_against_the_memory_limit(worker):
     """``RLIMIT_DATA``, the limit a job had alone, does not count a shared mapping: an ordinary
     process limited to 64 MiB holds 128 MiB. A job that maps and touches more shared memory than

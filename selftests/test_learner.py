@@ -140,6 +140,7 @@ def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(pro
     assert kata.read_text() == (ROOT / "katas" / "k01_creation.py").read_text()
 
 
+@pytest.mark.e2e
 def test_reset_never_writes_outside_katas(project):
     """`reset k01 --solutions reference` once overwrote the reference with the stub: reset takes no
     --solutions, and a kata file that links elsewhere is refused."""
@@ -299,9 +300,9 @@ def test_a_newer_save_cuts_a_hanging_run_short_at_once(tmp_path):
     functions = katas[0].functions
     out = io.StringIO()
     known = {f.qualified: {"observations": {"cpu": []}, "devices": ["cpu"]} for f in functions}
+    lane = _FakeLane()
     watcher = Watcher(katas, functions, tmp_path, Recorded(known), Display("en", "katas", Integrity(True, []), out=out),
-                      sandboxed=False)
-    lane = watcher.lane = _FakeLane()
+                      lane=lane)
     saved_again = threading.Event()
     threading.Timer(0.2, saved_again.set).start()
     started = time.monotonic()

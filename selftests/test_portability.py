@@ -133,6 +133,7 @@ def test_without_torch_one_clear_line_and_a_failure_status():
     assert "reference" not in done.stdout + done.stderr
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(sys.platform == "win32", reason="the bash/zsh activation is the one shown here")
 def test_without_torch_the_line_names_the_activation_by_its_absolute_path(tmp_path):
     """Beside grade.py a `.venv`: the line says the exact command that activates it, wherever the
