@@ -107,7 +107,7 @@ def main() -> None:
 
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
              "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
-    child._warm_up()
+    child.observing().warm_up()
     child.prepare_to_fork()
     cgroup = sandbox.JobCgroup(str(memory.folder)) if memory else None
     forks = processes.JobForks(own_namespaces)

@@ -16,7 +16,8 @@ from .judging import expectations
 from .judging.judge import FUNCTION_TIMEOUT
 from .judging.verdicts import Status, Verdict, judge
 from .layout import LAYOUT, ROOT
-from .observation.local import cuda_available, devices_for, import_learner, load_kata_spec, load_module, observe_devices, tolerance_of
+from .observation import local
+from .observation.local import cuda_available, import_learner, load_kata_spec, load_module, observe_devices
 from .outputs.explanations import render
 from .spec import Function, Kata
 
@@ -37,6 +38,11 @@ def pytest_configure(config):
     """Register the cuda and points markers."""
     config.addinivalue_line("markers", "cuda: needs a CUDA GPU; skipped when there is none")
     config.addinivalue_line("markers", "points(n): the points the checked function is worth")
+
+
+@cache
+def _warmed_up() -> None:
+    local.warm_up()
 
 
 @cache
@@ -189,6 +195,7 @@ class KataItem(pytest.Item):
         else:
             expected = self._recorded(source, info, lang)
         limit = self.function.timeout or FUNCTION_TIMEOUT
+        _warmed_up()   # what torch loads on first use is loaded once, before the first time limit starts
         verdict = _within(limit, lambda: grade_against(self.function, self.kata, learner_fn, expected, str(learner_file)),
                           message("error.timeout", lang, seconds=limit))
         if verdict.status != Status.PASSED:
@@ -217,7 +224,7 @@ class KataItem(pytest.Item):
 def grade_function(spec: Function, kata: str, learner_fn, reference_fn, learner_file=None,
                    devices=None) -> Verdict:
     """Grade ``learner_fn`` against ``reference_fn`` in this process."""
-    usable, skipped = devices_for(spec)
+    usable, skipped = local.devices_for(spec)
     devices = usable if devices is None else devices
     verdict = grade_against(spec, kata, learner_fn, observe_devices(reference_fn, spec, kata, devices), learner_file)
     verdict.skipped = skipped
@@ -228,4 +235,4 @@ def grade_against(spec: Function, kata: str, learner_fn, expected: dict, learner
     """Grade ``learner_fn`` against recorded observations (``{device: [case observations]}``) in this
     process: the pytest route, which observes and judges where the learner's code runs."""
     yours = observe_devices(learner_fn, spec, kata, list(expected), learner_file)
-    return judge(spec.aspects, tolerance_of(spec), yours, expected)
+    return judge(spec.aspects, local.tolerance_of(spec), yours, expected)

@@ -1,7 +1,9 @@
 """Checks for k02_creation_traps: which cases, on which devices, and which aspects matter.
 
-class_counts runs with torch.use_deterministic_algorithms(True) switched on by its case recipe,
-just before the call (the harness switches it off again before the next one). In that mode
+class_counts runs with deterministic algorithms switched on by its case recipe, just before the
+call (the harness switches them off again before the next one), through torch's own switch: the
+public ``torch.use_deterministic_algorithms`` also imports torch._inductor, a second or more on its
+first use, inside the function's time limit. In that mode
 torch fills the memory that torch.empty hands out with NaN (float and complex dtypes; integers get their largest
 value), so counting into uninitialised float32 memory shows on every machine instead of only by
 bad luck. roll_dice is also judged by the global RNG state, which it must leave alone.
@@ -16,7 +18,7 @@ def uninitialised_memory_shown(recipe):
     """``recipe``, built with deterministic algorithms switched on for the call that follows."""
     def build(gen, device):
         value = recipe.build(gen, device)
-        torch.use_deterministic_algorithms(True)
+        torch._C._set_deterministic_algorithms(True)
         return value
     return custom(build)
 

@@ -108,7 +108,7 @@ def main(argv: list[str]) -> None:
     observing()   # imports torch, the slow part, once the streams and the limits are in place
     warm = "--warm" in argv or serves_learners
     if warm:
-        _warm_up()
+        observing().warm_up()
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
@@ -125,7 +125,7 @@ def main(argv: list[str]) -> None:
             if not warm:
                 # What torch loads on first use (a second or more on a busy machine) is loaded before
                 # the first function's clock starts, so that it is never charged to a learner's function.
-                _warm_up()
+                observing().warm_up()
         _run_job(_Channel(events, job.get("job")), job)
     os._exit(0)   # do not wait for threads learner code may have left running
 
@@ -404,19 +404,6 @@ def _run_job(send, job: dict) -> None:
             sys.meta_path.insert(0, _ReferenceGuard())
         _observe_learner(send, functions, Path(job["solutions"]), extras)
     send(Kind.DONE)
-
-
-def _warm_up() -> None:
-    """Make torch load now what it loads on first use (about a second): meta-device kernels and
-    the optimizer machinery, so that a child kept in reserve answers at once."""
-    import torch  # deferred: see main
-
-    meta = torch.empty(2, 3, device="meta")
-    torch.nn.functional.linear(meta, torch.empty(4, 3, device="meta"))
-    torch.zeros_like(meta, dtype=torch.bool)
-    weight = torch.nn.Parameter(torch.zeros(1))
-    weight.grad = torch.ones(1)
-    torch.optim.SGD([weight], lr=0.1).step()
 
 
 def _observe_reference(send, functions, reference_dir, extras) -> None:

@@ -24,6 +24,20 @@ torch.set_num_threads(1)
 _counter = itertools.count()
 
 
+def warm_up() -> None:
+    """Make torch load now what it loads on first use (a second or more, several on a busy
+    machine), so that no function's time limit pays for it: meta-device kernels, the Python
+    decompositions some meta ops run (they import sympy), and the optimizer machinery."""
+    meta = torch.empty(2, 3, device="meta")
+    torch.nn.functional.linear(meta, torch.empty(4, 3, device="meta"))
+    torch.zeros_like(meta, dtype=torch.bool)
+    torch.zeros(3, device="meta").index_add_(0, torch.zeros(2, dtype=torch.int64, device="meta"),
+                                              torch.ones(2, device="meta"))
+    weight = torch.nn.Parameter(torch.zeros(1))
+    weight.grad = torch.ones(1)
+    torch.optim.SGD([weight], lr=0.1).step()
+
+
 def load_module(path: Path, name: str | None = None):
     """Import the file at ``path`` as a fresh module (never a cached one), whatever its folder."""
     name = name or f"_kata_module_{next(_counter)}_{Path(path).stem}"

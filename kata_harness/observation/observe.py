@@ -48,8 +48,10 @@ def reset_global_state() -> None:
     if hasattr(torch, "set_default_device"):
         torch.set_default_device(None)
     torch.autograd.set_detect_anomaly(False)
-    if torch.are_deterministic_algorithms_enabled():   # the setter imports torch._inductor (1 s): only when needed
-        torch.use_deterministic_algorithms(False)
+    if torch.are_deterministic_algorithms_enabled():
+        # torch's own switch: the public setter also imports torch._inductor, a second or more on
+        # its first use, which would be charged to the function graded next.
+        torch._C._set_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
     seeding.manual_seed(0)
