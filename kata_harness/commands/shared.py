@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..content.curriculum import UnknownSelector, load_curriculum, resolve
+from ..content.curriculum import UnknownSelector, lessons_of, load_curriculum, resolve
 from ..content.messages import message
 from ..judging import hidden
 from ..judging.expectations import NoExpectations, open_source
@@ -21,7 +21,9 @@ def select(selectors: list[str], lang: str):
         return katas, resolve(selectors, katas)
     except UnknownSelector as error:
         names = ", ".join(k.name for k in katas)
-        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, katas=names)) from None
+        lessons = ", ".join(f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name for lesson in lessons_of(katas))
+        raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, katas=names)
+                         + message("grade.valid_lessons", lang, lessons=lessons)) from None
 
 
 def solutions_dir(name: str) -> Path:

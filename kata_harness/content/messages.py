@@ -20,7 +20,7 @@ MESSAGES = {
     "yours": {"en": "yours", "zh": "你的"},
     "expected": {"en": "expected", "zh": "应为"},
     "hint": {"en": "Hint", "zh": "提示"},
-    "tutorial": {"en": "lesson {section}, docs/lesson.md", "zh": "讲义 {section}，docs/lesson.zh.md"},
+    "tutorial": {"en": "lesson {section}, {notes}", "zh": "讲义 {section}，{notes}"},   # notes: the lesson's file
     "truncated": {"en": "(truncated)", "zh": "（已截断）"},
     "where.result": {"en": "the result", "zh": "返回值"},
     "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},
@@ -287,6 +287,12 @@ MESSAGES = {
         "en": "unknown kata or function '{selector}'. Valid katas: {katas}",
         "zh": "未知的练习或函数 '{selector}'。可用的练习：{katas}",
     },
+    # --- added with the second lesson: the lesson (pack) each kata belongs to ----------------------
+    "grade.lesson": {
+        "en": "{lesson}{pack}: {title} (only this lesson: python grade.py {lesson}; notes: {notes})",
+        "zh": "{lesson}{pack}：{title}（只评这一课：python grade.py {lesson}；讲义：{notes}）",
+    },
+    "grade.valid_lessons": {"en": "; lessons: {lessons}", "zh": "；可用的课：{lessons}"},
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
