@@ -265,17 +265,15 @@ def graph_record(model) -> GraphRecord | None:
 
 
 def graphs_kept(call: Call) -> str:
-    """How many graphs of the tracked models among the arguments were alive at once, and whether one
-    outlived the call (a result that holds a graph). A loop that keeps only its current step's loss
-    holds at most the previous step's graph when the next forward pass starts, and none afterwards."""
+    """The most forward passes' graphs of the tracked models among the arguments held at once by the
+    code under test: at the start of each forward pass (the earlier ones still alive) and after the
+    call (a result that holds a graph). A loop that keeps only its current step's loss holds at most
+    the previous step's graph when the next forward pass starts, and none afterwards: "<= 1"."""
     records = [r for r in (graph_record(a) for a in list(call.args) + list(call.kwargs.values())) if r is not None]
     if not records or not any(r.forwards for r in records):
         return "no forward pass seen"
-    kept = sum(len(r.alive) for r in records)
-    if kept:
-        return f"{kept} still alive after the call"
-    most = max(r.most_alive for r in records)
-    return "at most the previous step's graph alive" if most <= 1 else f"{most} earlier steps' graphs alive at once"
+    most = max(max(r.most_alive for r in records), sum(len(r.alive) for r in records))
+    return "<= 1" if most <= 1 else str(most)
 
 
 GRAPHS_KEPT = Probe("graphs_kept", graphs_kept)
