@@ -11,7 +11,7 @@ from selftests.gradekit import ROOT
 from selftests.once import built_once
 
 FIXTURE = ROOT / "selftests" / "fixtures" / "instructor_kata"
-KATA = "k22_masking"
+KATA = "k90_masking"
 
 
 def _run(project, *args, timeout=900):
