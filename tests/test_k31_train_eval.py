@@ -2,23 +2,44 @@
 
 The models have dropout, so training mode and evaluation mode give different outputs; the global
 generator is seeded alike before the learner's call and the reference's, so the same dropout masks
-are drawn as long as the same forward passes run in the same modes. fit_with_validation is judged
+are drawn as long as the same forward passes run in the same modes. The dropout layer is this
+module's own: it draws its mask with torch.rand, whose numbers are the same in every PyTorch version,
+where nn.Dropout's masks changed between 2.2 and 2.13 (an answer key frozen with one would fail a
+correct solution graded with the other). fit_with_validation is judged
 by the validation losses it returns, by the model's parameters and train/eval flags afterwards
 (the `inputs` aspect), and by whether any validation pass built a graph (probe
 `graph_during_validation`).
 """
 
+import torch
 from torch import nn
 
 from kata_harness.spec import Case, Function, Kata, Probe, graph_record, module, randn, tracked
 
 
+class Dropout(nn.Module):
+    """Dropout as nn.Dropout does it (in training mode each unit zeroed with probability p, the others
+    scaled by 1 / (1 - p); in evaluation mode nothing), its mask drawn with torch.rand."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
+
+    def extra_repr(self):
+        return f"p={self.p}"
+
+
 def dropout_net():
-    return nn.Sequential(nn.Linear(3, 6), nn.ReLU(), nn.Dropout(0.5), nn.Linear(6, 1))
+    return nn.Sequential(nn.Linear(3, 6), nn.ReLU(), Dropout(0.5), nn.Linear(6, 1))
 
 
 def small_dropout_net():
-    return nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Dropout(0.3), nn.Linear(4, 1))
+    return nn.Sequential(nn.Linear(2, 4), nn.Tanh(), Dropout(0.3), nn.Linear(4, 1))
 
 
 def batches(count, rows, d_in):
