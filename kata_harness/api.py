@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest_selector, load_curriculum, resolve
+from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest_selector, lessons_of, load_curriculum, resolve
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
 from .judging import hidden, integrity, judge
@@ -163,8 +163,10 @@ def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[Fu
         names = ", ".join(k.name for k in katas)
         meant = closest_selector(error.selector, katas)
         suggestion = message("grade.did_you_mean", lang, name=meant) if meant else ""
+        lessons = ", ".join(f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
+                            for lesson in lessons_of(katas))
         raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, suggestion=suggestion,
-                                 katas=names)) from None
+                                 katas=names) + message("grade.valid_lessons", lang, lessons=lessons)) from None
 
 
 def solutions_dir(name: str | Path) -> Path:

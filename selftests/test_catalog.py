@@ -99,14 +99,27 @@ def _parameters(signature: str) -> list[tuple[str, str | None]]:
 
 def test_the_catalog_data_is_the_catalogs_and_catalog_md_says_the_same_where_it_is():
     """The project keeps the catalogue's contract itself; beside ../shared/CATALOG.md (where the
-    catalogue is written) it must say exactly what that file says."""
+    first lesson's catalogue is written) it must say exactly what that file says about the katas the
+    file lists, in the same order, and may only add katas after them (the second lesson's pack is
+    appended: names are never changed, only added)."""
     catalog = _catalog()
     assert catalog and all(re.fullmatch(r"k\d\d_\w+", kata) and signatures for kata, signatures in catalog.items())
     for signature in [signature for signatures in catalog.values() for signature in signatures]:
         assert signature.split("(")[0].isidentifier() and _parameters(signature) is not None   # parses as a def
     if SHARED_CATALOG.is_file():
-        assert _catalog_md(SHARED_CATALOG.read_text(encoding="utf-8")) == catalog, \
+        written = _catalog_md(SHARED_CATALOG.read_text(encoding="utf-8"))
+        assert dict(list(catalog.items())[:len(written)]) == written, \
             "selftests/catalog.json differs from ../shared/CATALOG.md: bring it up to date"
+
+
+def test_the_catalog_holds_the_later_lessons_katas():
+    """Every kata of the later lessons is in the catalogue under its own name, its functions in its
+    order (appended, never renamed); the first lesson's are checked by name just below."""
+    catalog = _catalog()
+    lesson_two = [kata for kata in KATAS if kata.lesson.name != KATAS[0].lesson.name]
+    assert lesson_two, "the second lesson's katas are missing"
+    for kata in lesson_two:
+        assert [signature.split("(")[0] for signature in catalog[kata.name]] == [f.name for f in kata.functions]
 
 
 def test_every_catalog_function_is_in_the_curriculum():

@@ -193,7 +193,7 @@ def _rewrite(path, change) -> None:
 def test_check_names_every_planted_fault(tmp_path):
     project = project_copy(tmp_path / "project")
     (no_stub, _), (typo, typo_fn), (hint_key, hint_fn), (no_zh, no_zh_fn), (raising, raising_fn), \
-        (solved, solved_fn), (changed, _), (no_curriculum, _) = [_first(i) for i in range(8)]
+        (solved, solved_fn), (changed, _), (no_curriculum, _), (no_lesson, _) = [_first(i) for i in range(9)]
     (project / "katas" / f"{no_stub.name}.py").unlink()
     curriculum_dir = project / "curriculum"
     _rewrite(curriculum_dir / f"{typo.name}.toml",
@@ -207,6 +207,9 @@ def test_check_names_every_planted_fault(tmp_path):
     tests = project / "tests" / f"test_{changed.name}.py"
     tests.write_text(tests.read_text(encoding="utf-8") + "\n# changed after the freeze\n", encoding="utf-8")
     (curriculum_dir / f"{no_curriculum.name}.toml").unlink()
+    _rewrite(curriculum_dir / f"{no_lesson.name}.toml", lambda d: d.update(lesson="lesson9"))
+    missing_notes = curriculum.load_lessons(curriculum_dir)[-1]
+    (project / missing_notes.notes["zh"]).unlink()
 
     done = run_in(project, "check", timeout=900)
     assert done.returncode == 1, done.stdout[-4000:] + done.stderr[-2000:]
@@ -222,6 +225,8 @@ def test_check_names_every_planted_fault(tmp_path):
         f"tests/answer_key.dat: out of date for {changed.name} (its test module",
         "tests/answer_key.dat: out of date for every kata (reference/ changed since the freeze)",
         f"curriculum/{no_curriculum.name}.toml: missing",
+        f"curriculum/{no_lesson.name}.toml: `lesson = \"lesson9\"` names no lesson of curriculum/lessons.toml",
+        f"curriculum/lessons.toml: {missing_notes.name}'s notes {missing_notes.notes['zh']} are missing",
     ]
     for line in expected:
         assert line in report, f"{line!r} not in:\n{report}"
@@ -244,7 +249,7 @@ def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_
     assert done.returncode == 0, done.stderr[-3000:]
     assert not (out / "notes.txt").exists() and (out / "grade.py").exists()
     assert "hints capped at level 1" in done.stdout
-    for path in sorted((out / "curriculum").glob("*.toml")):
+    for path in sorted((out / "curriculum").glob("k*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         assert all(len(entry["hints"]) == 1 for entry in data["functions"].values()), path.name
     _, function = _first()

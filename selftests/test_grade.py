@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.curriculum import lessons_of, load_curriculum, resolve
 from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
 from selftests.warm import grade_here
 
@@ -53,6 +53,38 @@ def test_chinese_output():
 def test_kata_selectors(selector):
     doc = grade_json(selector)
     assert [k["kata"] for k in doc["katas"]] == ["k01_creation"]
+
+
+LESSONS = lessons_of(CURRICULUM)
+
+
+def test_a_lesson_or_its_pack_selects_that_lessons_katas():
+    assert len(LESSONS) >= 2
+    for lesson in LESSONS:
+        katas = [kata.name for kata in CURRICULUM if kata.lesson.name == lesson.name]
+        assert katas
+        for selector in (lesson.name, lesson.pack):
+            assert sorted({f.kata for f in resolve([selector], CURRICULUM)}) == katas, selector
+
+
+def test_the_text_output_heads_each_lessons_katas_with_its_lesson():
+    """Graded by a kata of the first lesson and the second lesson's pack name: a heading before each
+    lesson's katas, naming the lesson, how to grade it alone, and its notes."""
+    first = CURRICULUM[0]
+    second = next(lesson for lesson in LESSONS if lesson.name != first.lesson.name)
+    done = grade_here(first.name, second.pack, "--against", "answer-key", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    headings = [i for i, line in enumerate(lines) if line.startswith(tuple(lesson.name for lesson in LESSONS))]
+    assert [lines[i].split(" ")[0] for i in headings] == [first.lesson.name, second.name]
+    assert first.lesson.notes["en"] in lines[headings[0]]
+    assert f"python grade.py {second.name}" in lines[headings[1]] and second.notes["en"] in lines[headings[1]]
+    kata_lines = {kata.name: lines.index(next(line for line in lines if line.startswith(kata.name + " ")))
+                  for kata in CURRICULUM if kata.name == first.name or kata.lesson.name == second.name}
+    assert headings[0] < kata_lines[first.name] < headings[1] < min(v for k, v in kata_lines.items() if k != first.name)
+    graded = sum(f.points for kata in CURRICULUM if kata.name == first.name or kata.lesson.name == second.name
+                 for f in kata.functions)
+    assert f"score 0/{graded}" in done.stdout
 
 
 def test_function_selector():

@@ -13,7 +13,7 @@ from selftests.once import built_once
 pytestmark = pytest.mark.e2e   # every test here runs grade.py or a platform's script
 
 FIXTURE = ROOT / "selftests" / "fixtures" / "instructor_kata"
-KATA = "k22_masking"
+KATA = "k90_masking"
 
 
 def _run(project, *args, timeout=900):

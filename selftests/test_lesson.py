@@ -1,6 +1,8 @@
-"""The lesson notes (docs/lesson.md, docs/lesson.zh.md) hold every section that a stub, a hint,
-a pitfall or a message cites, their examples run as written, level-3 hints leave a blank, and
-the Chinese texts keep one vocabulary and Chinese punctuation."""
+"""The lesson notes of every lesson (docs/lesson.md and docs/lesson.zh.md for the first,
+docs/lesson2.md and docs/lesson2.zh.md for the second, as curriculum/lessons.toml lists them) hold
+every section that a stub, a hint, a pitfall or a message of that lesson's katas cites, their
+examples run as written, level-3 hints leave a blank, and the Chinese texts keep one vocabulary and
+Chinese punctuation."""
 
 import ast
 import doctest
@@ -8,72 +10,95 @@ import re
 
 import pytest
 
-from kata_harness.content.curriculum import load_curriculum
+from kata_harness.content.curriculum import lessons_of, load_curriculum
 from kata_harness.content.messages import MESSAGES
 from kata_harness.layout import ROOT
 
-LESSONS = {"en": ROOT / "docs" / "lesson.md", "zh": ROOT / "docs" / "lesson.zh.md"}
 SECTION = re.compile(r"§\d+(?:\.\d+)?")
 HEADING = re.compile(r"^#{2,4} (§\d+(?:\.\d+)?) \S", re.M)
 CJK = "\u4e00-\u9fff"
 KATAS = load_curriculum()
+LESSONS = lessons_of(KATAS)
+FIRST = LESSONS[0].name
+NOTES = {(lesson.name, lang): ROOT / path for lesson in LESSONS for lang, path in lesson.notes.items()}
+KATA_NAME = re.compile(r"`?(k\d\d_\w+)")
 
 
-def _headings(lang: str) -> list[str]:
-    return HEADING.findall(LESSONS[lang].read_text(encoding="utf-8"))
+def _headings(lesson: str, lang: str) -> list[str]:
+    return HEADING.findall(NOTES[lesson, lang].read_text(encoding="utf-8"))
 
 
 def _citing_files():
-    yield from sorted((ROOT / "katas").glob("k*.py"))
-    yield from sorted((ROOT / "curriculum").glob("k*.toml"))
-    yield ROOT / "kata_harness" / "content" / "messages.py"
-    yield ROOT / "README.md"
+    """(file, the lesson of its citations, or None where each line names its kata's lesson)."""
+    lesson_of = {kata.name: kata.lesson.name for kata in KATAS}
+    for kata in KATAS:
+        yield ROOT / "katas" / f"{kata.name}.py", lesson_of[kata.name]
+        yield ROOT / "curriculum" / f"{kata.name}.toml", lesson_of[kata.name]
+    yield ROOT / "kata_harness" / "content" / "messages.py", FIRST
+    yield ROOT / "README.md", None
 
 
-def _cited() -> dict[str, set]:
-    """Every section cited anywhere a learner reads, with the files that cite it."""
+def _cited(lesson: str) -> dict[str, set]:
+    """Every section of ``lesson`` cited anywhere a learner reads, with the files that cite it. A line
+    of the README that names a kata cites that kata's lesson; its other lines cite the first lesson."""
+    lesson_of = {kata.name: kata.lesson.name for kata in KATAS}
     cited: dict[str, set] = {}
-    for path in _citing_files():
-        for section in SECTION.findall(path.read_text(encoding="utf-8")):
-            cited.setdefault(section, set()).add(path.relative_to(ROOT).as_posix())
+    for path, owner in _citing_files():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            named = KATA_NAME.search(line) if owner is None else None
+            line_lesson = owner or (lesson_of.get(named.group(1), FIRST) if named else FIRST)
+            if line_lesson == lesson:
+                for section in SECTION.findall(line):
+                    cited.setdefault(section, set()).add(path.relative_to(ROOT).as_posix())
     for kata in KATAS:
         for info in kata.functions:
-            for section in SECTION.findall(info.section):
-                cited.setdefault(section, set()).add(f"curriculum/{kata.name}.toml")
+            if kata.lesson.name == lesson:
+                for section in SECTION.findall(info.section):
+                    cited.setdefault(section, set()).add(f"curriculum/{kata.name}.toml")
     return cited
 
 
-@pytest.mark.parametrize("lang", sorted(LESSONS))
-def test_every_cited_section_is_a_heading_of_the_lesson(lang):
-    headings = set(_headings(lang))
-    missing = {section: sorted(files) for section, files in _cited().items() if section not in headings}
-    assert not missing, f"{LESSONS[lang].name} lacks headings for {missing}"
+NOTE_IDS = sorted(NOTES)
 
 
-def test_both_languages_have_the_same_sections_in_the_same_order():
-    english, chinese = _headings("en"), _headings("zh")
+@pytest.mark.parametrize("notes", NOTE_IDS, ids="-".join)
+def test_every_cited_section_is_a_heading_of_the_lesson(notes):
+    lesson, lang = notes
+    headings = set(_headings(lesson, lang))
+    missing = {section: sorted(files) for section, files in _cited(lesson).items() if section not in headings}
+    assert not missing, f"{NOTES[notes].name} lacks headings for {missing}"
+
+
+def test_every_lesson_has_katas_and_notes_in_both_languages():
+    assert len(LESSONS) >= 2 and all(set(lesson.notes) == {"en", "zh"} for lesson in LESSONS)
+    assert all(path.is_file() for path in NOTES.values()), [str(p) for p in NOTES.values() if not p.is_file()]
+
+
+@pytest.mark.parametrize("lesson", [lesson.name for lesson in LESSONS])
+def test_both_languages_have_the_same_sections_in_the_same_order(lesson):
+    english, chinese = _headings(lesson, "en"), _headings(lesson, "zh")
     assert english == chinese
     assert len(english) == len(set(english)), "a section number is used twice"
 
 
-def _examples(lang: str):
-    text = LESSONS[lang].read_text(encoding="utf-8")
+def _examples(lesson: str, lang: str):
+    text = NOTES[lesson, lang].read_text(encoding="utf-8")
     return re.findall(r"```python\n(.*?)```", text, flags=re.S)
 
 
-@pytest.mark.parametrize("lang", sorted(LESSONS))
-def test_the_examples_run_as_written(lang):
+@pytest.mark.parametrize("notes", NOTE_IDS, ids="-".join)
+def test_the_examples_run_as_written(notes):
     import torch
 
-    blocks = _examples(lang)
+    blocks = _examples(*notes)
     assert blocks, "the lesson has no examples"
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     namespace: dict = {}
+    name = NOTES[notes].name
     try:
         for index, block in enumerate(blocks):   # one session: later examples use earlier names
-            test = parser.get_doctest(block, namespace, f"{LESSONS[lang].name} example {index + 1}",
-                                      str(LESSONS[lang]), 0)
+            test = parser.get_doctest(block, namespace, f"{name} example {index + 1}", str(NOTES[notes]), 0)
             runner.run(test, clear_globs=False)
             namespace = test.globs   # the test ran on a copy of the names
     finally:
@@ -82,9 +107,21 @@ def test_the_examples_run_as_written(lang):
     assert results.attempted > 0 and results.failed == 0
 
 
-def test_the_two_languages_show_the_same_examples():
+@pytest.mark.parametrize("lesson", [lesson.name for lesson in LESSONS])
+def test_the_two_languages_show_the_same_examples(lesson):
     strip = re.compile(r"#.*$", re.M)   # comments are translated; the code is not
-    assert [strip.sub("", b) for b in _examples("en")] == [strip.sub("", b) for b in _examples("zh")]
+    assert [strip.sub("", b) for b in _examples(lesson, "en")] == [strip.sub("", b) for b in _examples(lesson, "zh")]
+
+
+def test_the_lesson_index_lists_every_kata_under_its_lesson():
+    """docs/index.md: a heading per lesson, naming its notes, and a row per kata of that lesson."""
+    text = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    parts = re.split(r"^## ", text, flags=re.M)[1:]
+    assert [part.split(":")[0] for part in parts] == [lesson.name for lesson in LESSONS]
+    for part, lesson in zip(parts, LESSONS):
+        assert all(notes.split("/")[-1] in part for notes in lesson.notes.values()), lesson.name
+        rows = re.findall(r"^\| `(k\d\d_\w+)`", part, flags=re.M)
+        assert rows == [kata.name for kata in KATAS if kata.lesson.name == lesson.name], lesson.name
 
 
 @pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
@@ -101,9 +138,11 @@ def _chinese_texts():
     for key, texts in MESSAGES.items():
         yield f"text.{key}", texts["zh"]
     yield from _docstring_lines()
-    for number, line in enumerate(LESSONS["zh"].read_text(encoding="utf-8").splitlines(), 1):
-        if re.search(f"[{CJK}]", line):
-            yield f"{LESSONS['zh'].name}:{number}", line
+    for lesson in LESSONS:
+        notes = NOTES[lesson.name, "zh"]
+        for number, line in enumerate(notes.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(f"[{CJK}]", line):
+                yield f"{notes.name}:{number}", line
 
 
 def _curriculum_texts():

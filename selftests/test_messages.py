@@ -107,6 +107,14 @@ def test_sections_are_joined_the_way_each_language_writes_them():
     assert section_text("§5.1, §7", "zh") == "§5.1、§7"
 
 
+def test_a_message_points_to_the_notes_of_its_kata_s_lesson():
+    later = next(info for info in INFO.values() if info.lesson.name != "lesson1")
+    assert pitfall_text(later, None, None, "en").endswith(f"(lesson {later.section}, {later.lesson.notes['en']})")
+    assert pitfall_text(later, None, None, "zh").endswith(
+        f"（讲义 {section_text(later.section, 'zh')}，{later.lesson.notes['zh']}）")
+    assert later.lesson.notes["en"] != INFO["k16_leaves.trainable"].lesson.notes["en"]
+
+
 @pytest.mark.parametrize("selected, closing", [(None, "all_done"), ("k01_creation", "selection_done")])
 def test_the_closing_line_fits_what_was_graded(selected, closing):
     chosen = [kata for kata in KATAS if selected in (None, kata.name)]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..api import Processes
 from ..aspects import ALWAYS_FOUND, ASPECTS
-from ..content.curriculum import did_you_mean, lint_kata, load_kata, tomllib
+from ..content.curriculum import DEFAULT_LESSON, LESSONS_FILE, did_you_mean, lint_kata, lint_lessons, load_kata, load_lessons, tomllib
 from ..content.messages import shortened
 from ..files import read_regular
 from ..isolation import sandbox
@@ -74,8 +74,10 @@ def _files(root: Path, parts: dict, problems: list) -> None:
 
 
 def _curriculum(root: Path, parts: dict, problems: list) -> dict:
-    """{kata: KataInfo} of the curriculum files that can be read, after linting every file."""
+    """{kata: KataInfo} of the curriculum files that can be read, after linting every file (and the
+    lessons file, whose lessons the katas name)."""
     katas = {}
+    lessons = _lessons(root, problems)
     for kata, present in parts.items():
         path = present.get("curriculum")
         if path is None:
@@ -86,12 +88,30 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             problems.append(f"{shown}: not readable TOML: {error}")
             continue
-        problems.extend(f"{shown}: {problem}" for problem in lint_kata(data))
+        problems.extend(f"{shown}: {problem}" for problem in lint_kata(data, lessons))
         try:
-            katas[kata] = load_kata(path)
+            katas[kata] = load_kata(path, lessons)
         except (KeyError, TypeError, ValueError, AttributeError):
             continue   # what is wrong was reported just above
     return katas
+
+
+def _lessons(root: Path, problems: list) -> list:
+    """The lessons of ``curriculum/lessons.toml`` after linting it, each lesson's notes there in every
+    language (the default lesson alone without the file)."""
+    path = root / "curriculum" / LESSONS_FILE
+    if not path.exists():
+        return [DEFAULT_LESSON]
+    shown = path.relative_to(root).as_posix()
+    try:
+        found = lint_lessons(tomllib.loads(read_regular(path).decode("utf-8")))
+        lessons = [] if found else load_lessons(path.parent)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        found, lessons = [f"not readable TOML: {error}"], []
+    problems.extend(f"{shown}: {problem}" for problem in found)
+    problems.extend(f"{shown}: {lesson.name}'s notes {notes} are missing" for lesson in lessons
+                    for notes in lesson.notes.values() if not (root / notes).is_file())
+    return lessons or [DEFAULT_LESSON]
 
 
 def _specs(root: Path, katas: dict, parts: dict, problems: list) -> dict:

@@ -2,7 +2,10 @@
 
 One TOML file per kata holds everything a learner reads about it: titles, the tutorial
 section, points, the pitfall explained for each aspect that can catch it, and hints from a
-nudge to nearly the answer. Pure Python: grade.py reads it without importing torch.
+nudge to nearly the answer. The katas come in lessons (``curriculum/lessons.toml``): each lesson
+is a pack of katas with its own lesson notes, and a kata names its lesson once, with
+``lesson = "NAME"`` in its file (one that names none belongs to the first lesson). Pure Python:
+grade.py reads it without importing torch.
 """
 
 from __future__ import annotations
@@ -24,6 +27,26 @@ from ..files import read_regular
 from ..layout import LAYOUT
 from .messages import LANGUAGES, pick
 
+LESSONS_FILE = "lessons.toml"   # beside the katas' files in curriculum/
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson: a pack of katas with its own lesson notes. ``name`` (``lesson2``) and ``pack``
+    (``autograd``) both select it on the command line; ``notes`` is the notes file per language,
+    which every message of its katas points to."""
+
+    name: str
+    pack: str
+    title: dict
+    notes: dict
+
+
+# The lesson of a curriculum without a lessons file (an instructor's own project): its notes are
+# the first lesson's.
+DEFAULT_LESSON = Lesson(name="lesson1", pack="", title={"en": "Lesson 1", "zh": "第 1 课"},
+                        notes={"en": "docs/lesson.md", "zh": "docs/lesson.zh.md"})
+
 
 @dataclass
 class FunctionInfo:
@@ -37,6 +60,7 @@ class FunctionInfo:
     pitfalls: dict
     hints: list
     pitfall_hints: dict = field(default_factory=dict)   # pitfall key -> the level-1 hint shown with it (explanations.first_hint)
+    lesson: Lesson = DEFAULT_LESSON
 
     @property
     def qualified(self) -> str:
@@ -66,6 +90,7 @@ class KataInfo:
     title: dict
     sections: str
     functions: list = field(default_factory=list)
+    lesson: Lesson = DEFAULT_LESSON
 
     @property
     def number(self) -> str:
@@ -82,22 +107,43 @@ class KataInfo:
         return next((f for f in self.functions if f.name == name), None)
 
 
-def load_kata(path: Path) -> KataInfo:
-    """Read one ``curriculum/kNN_*.toml`` file."""
+def load_lessons(directory: Path = LAYOUT.curriculum) -> list[Lesson]:
+    """The lessons of ``curriculum/lessons.toml``, in its order (``DEFAULT_LESSON`` alone without it)."""
+    path = Path(directory) / LESSONS_FILE
+    if not path.exists():
+        return [DEFAULT_LESSON]
     data = tomllib.loads(read_regular(path).decode("utf-8"))
-    kata = KataInfo(name=path.stem, title=data["title"], sections=data.get("sections", ""))
+    return [Lesson(name=name, pack=entry.get("pack", ""), title=entry["title"], notes=entry["notes"])
+            for name, entry in data.items()] or [DEFAULT_LESSON]
+
+
+def load_kata(path: Path, lessons: list[Lesson] | None = None) -> KataInfo:
+    """Read one ``curriculum/kNN_*.toml`` file (``lessons``: those it may belong to; the first by default)."""
+    data = tomllib.loads(read_regular(path).decode("utf-8"))
+    lessons = lessons or [DEFAULT_LESSON]
+    lesson = next((each for each in lessons if each.name == data.get("lesson")), lessons[0])
+    kata = KataInfo(name=path.stem, title=data["title"], sections=data.get("sections", ""), lesson=lesson)
     for name, entry in data.get("functions", {}).items():
         kata.functions.append(FunctionInfo(
             kata=kata.name, name=name, title=entry["title"], points=int(entry.get("points", 1)),
             section=entry.get("section", kata.sections), pitfalls=entry.get("pitfalls", {}),
-            hints=list(entry.get("hints", [])), pitfall_hints=entry.get("pitfall_hints", {}),
+            hints=list(entry.get("hints", [])), pitfall_hints=entry.get("pitfall_hints", {}), lesson=lesson,
         ))
     return kata
 
 
 def load_curriculum(directory: Path = LAYOUT.curriculum) -> list[KataInfo]:
-    """All katas in order of their file names (k01_..., k02_..., then any added ones)."""
-    return [load_kata(path) for path in sorted(Path(directory).glob("k*.toml"))]
+    """All katas in order of their file names (k01_..., k02_..., then any added ones), each with its lesson."""
+    lessons = load_lessons(directory)
+    return [load_kata(path, lessons) for path in sorted(Path(directory).glob("k*.toml"))]
+
+
+def lessons_of(katas: list[KataInfo]) -> list[Lesson]:
+    """The lessons ``katas`` belong to, in the order of their first kata."""
+    found: dict[str, Lesson] = {}
+    for kata in katas:
+        found.setdefault(kata.lesson.name, kata.lesson)
+    return list(found.values())
 
 
 class UnknownSelector(ValueError):
@@ -115,17 +161,25 @@ def _match_kata(word: str, katas: list[KataInfo]) -> KataInfo | None:
     return None
 
 
+def _match_lesson(word: str, katas: list[KataInfo]) -> Lesson | None:
+    return next((lesson for lesson in lessons_of(katas) if word in (lesson.name, lesson.pack)), None)
+
+
 def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
     """Functions named by selectors such as ``k05_devices``, ``k05``, ``devices``,
-    ``k05_devices.add_bias`` or a bare ``add_bias``; all functions when there are none."""
+    ``k05_devices.add_bias``, a bare ``add_bias``, or a lesson (``lesson2``, or its pack's name);
+    all functions when there are none."""
     if not selectors:
         return [f for kata in katas for f in kata.functions]
     chosen: list[FunctionInfo] = []
     for selector in selectors:
         kata_word, _, function_word = selector.partition(".")
         kata = _match_kata(kata_word, katas)
+        lesson = None if kata or function_word else _match_lesson(kata_word, katas)
         if kata and not function_word:
             found = kata.functions
+        elif lesson:
+            found = [f for k in katas if k.lesson.name == lesson.name for f in k.functions]
         elif kata and kata.function(function_word):
             found = [kata.function(function_word)]
         elif not function_word:
@@ -139,7 +193,7 @@ def resolve(selectors: list[str], katas: list[KataInfo]) -> list[FunctionInfo]:
 
 
 def closest_selector(selector: str, katas: list[KataInfo]) -> str | None:
-    """The selector a mistyped ``selector`` probably meant, over katas and functions alike: ``k05``
+    """The selector a mistyped ``selector`` probably meant, over katas, functions and lessons alike: ``k05``
     for ``k5``, ``devices`` for ``devcies``, ``add_bias`` for ``add_bais``, ``k05_devices.add_bias``
     for ``k05_devices.add_bais`` or ``k05_device.add_bias``; None when nothing is close."""
     kata_word, dot, function_word = selector.partition(".")
@@ -158,6 +212,7 @@ def closest_selector(selector: str, katas: list[KataInfo]) -> str | None:
     if _match_kata(kata_word, katas):
         return kata_word
     words = [word for kata in katas for word in (kata.name, kata.topic, *(f.name for f in kata.functions))]
+    words += [word for lesson in lessons_of(katas) for word in (lesson.name, lesson.pack) if word]
     found = difflib.get_close_matches(kata_word, words, n=1)
     return found[0] if found else None
 
@@ -171,7 +226,8 @@ def whole_kata(selector: str, katas: list[KataInfo]) -> KataInfo | None:
 # --- the curriculum file's shape: what `grade.py check` accepts, what `release` writes ----------
 # Every key a curriculum file may hold, with what `load_kata` does with it; anything else is a typo
 # that would be silently ignored (a `hint = [...]` that never shows, a `pitfalls.devcie` never used).
-TOP_KEYS = ("title", "sections", "functions")
+TOP_KEYS = ("title", "sections", "lesson", "functions")
+LESSON_KEYS = ("pack", "title", "notes")
 FUNCTION_KEYS = ("title", "points", "section", "pitfalls", "pitfall_hints", "hints")
 HINT_LEVELS = 3    # a nudge, the API to use, nearly the answer
 
@@ -197,12 +253,33 @@ def _texts(value, where: str, problems: list) -> None:
             problems.append(f"`{where}` has no {lang} text")
 
 
-def lint_kata(data: dict) -> list[str]:
+def lint_lessons(data: dict) -> list[str]:
+    """What is wrong with a parsed ``curriculum/lessons.toml``: a lesson without a bilingual title or
+    notes for each language, an unknown key, a pack's name used twice."""
+    problems = []
+    for name, entry in data.items():
+        if not isinstance(entry, dict):
+            problems.append(f"`{name}` is not a table")
+            continue
+        problems += [f"unknown key `{name}.{key}`{did_you_mean(key, LESSON_KEYS)}" for key in entry
+                     if key not in LESSON_KEYS]
+        _texts(entry.get("title"), f"{name}.title", problems)
+        _texts(entry.get("notes"), f"{name}.notes", problems)
+    packs = [str(entry["pack"]) for entry in data.values() if isinstance(entry, dict) and entry.get("pack")]
+    problems += [f"the pack name `{pack}` is used twice" for pack in sorted({p for p in packs if packs.count(p) > 1})]
+    return problems
+
+
+def lint_kata(data: dict, lessons: list[Lesson] | None = None) -> list[str]:
     """What is wrong with one parsed curriculum file: unknown keys (named, with the likely key
     meant), texts missing a language, hints short of three levels, points that are not a whole
-    number of at least 1. Whether each pitfall names something the tests can find is checked
-    against the test module (``grade.py check``)."""
+    number of at least 1, a lesson that ``lessons`` does not hold. Whether each pitfall names
+    something the tests can find is checked against the test module (``grade.py check``)."""
     problems = [f"unknown key `{key}`{did_you_mean(key, TOP_KEYS)}" for key in data if key not in TOP_KEYS]
+    names = [lesson.name for lesson in lessons or [DEFAULT_LESSON]]
+    if "lesson" in data and data["lesson"] not in names:
+        problems.append(f"`lesson = {_toml_value(data['lesson'])}` names no lesson of curriculum/{LESSONS_FILE}"
+                        f"{did_you_mean(str(data['lesson']), names)}")
     _texts(data.get("title"), "title", problems)
     functions = data.get("functions", {})
     if not isinstance(functions, dict) or not functions:

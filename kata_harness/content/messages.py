@@ -23,7 +23,7 @@ MESSAGES = {
     "yours": {"en": "yours", "zh": "你的"},
     "expected": {"en": "expected", "zh": "应为"},
     "hint": {"en": "Hint", "zh": "提示"},
-    "tutorial": {"en": "lesson {section}, docs/lesson.md", "zh": "讲义 {section}，docs/lesson.zh.md"},
+    "tutorial": {"en": "lesson {section}, {notes}", "zh": "讲义 {section}，{notes}"},   # notes: the lesson's file
     "truncated": {"en": "(truncated)", "zh": "（已截断）"},
     "where.result": {"en": "the result", "zh": "返回值"},
     "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},
@@ -312,6 +312,12 @@ MESSAGES = {
         "zh": "未知的练习或函数 '{selector}'{suggestion}。可用的练习：{katas}",
     },
     "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
+    # --- added with the second lesson: the lesson (pack) each kata belongs to ----------------------
+    "grade.lesson": {
+        "en": "{lesson}{pack}: {title} (only this lesson: python grade.py {lesson}; notes: {notes})",
+        "zh": "{lesson}{pack}：{title}（只评这一课：python grade.py {lesson}；讲义：{notes}）",
+    },
+    "grade.valid_lessons": {"en": "; lessons: {lessons}", "zh": "；可用的课：{lessons}"},
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
@@ -383,6 +389,39 @@ MESSAGES = {
     },
     "probe.cudnn_benchmark": {
         "en": "torch.backends.cudnn.benchmark after the call", "zh": "调用之后的 torch.backends.cudnn.benchmark",
+    },
+    # --- what the second lesson's probes observe ------------------------------------------------
+    "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向计算"},
+    "probe.encoder_runs": {"en": "how many forward passes the frozen encoder made", "zh": "冻结的编码器做了几次前向计算"},
+    "probe.encoder_grads": {
+        "en": "whether any gradient reached the frozen encoder's parameters", "zh": "是否有梯度传到了冻结的编码器的参数上",
+    },
+    "probe.parameter_grads": {
+        "en": "the model's parameters that hold a gradient after the call", "zh": "调用之后带有梯度的模型参数",
+    },
+    "probe.weight_grads": {
+        "en": "the gradients a backward() through your loss leaves on the model's parameters",
+        "zh": "对你的损失做 backward() 之后模型参数上的梯度",
+    },
+    "probe.requires_grad_flags": {
+        "en": "each parameter's requires_grad after the call", "zh": "调用之后每个参数的 requires_grad",
+    },
+    "probe.graphs_kept": {
+        "en": "the most steps' graphs your code kept alive at once (during the loop or after it)",
+        "zh": "你的代码同时留住的计算图最多有几步（循环中或循环结束后）",
+    },
+    "probe.graph_during_validation": {
+        "en": "whether autograd recorded during the validation pass (the model in evaluation mode)",
+        "zh": "验证时（模型处于评估模式）自动求导是否在记录",
+    },
+    "probe.least_squares_fit": {
+        "en": "how far the parameters you reached are from the least-squares fit (the largest difference)",
+        "zh": "你得到的参数与最小二乘解相差多远（取最大的差）",
+    },
+    "probe.loss_falls": {"en": "whether your losses fall at every step", "zh": "你的损失是否每一步都下降"},
+    "probe.first_loss": {
+        "en": "your first loss (the loss at the start w = 0, b = 0 is mean(y ** 2))",
+        "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失是 mean(y ** 2)）",
     },
     # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
     "hint.no_more": {

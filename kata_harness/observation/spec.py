@@ -9,6 +9,7 @@ comparing and explaining) is the harness's job.
 from __future__ import annotations
 
 import copy
+import weakref
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,8 +22,9 @@ from ..aspects import BASIC, NAMES
 from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
-__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Function", "GRAD_MODE", "Kata", "Probe",
-           "Recipe", "array", "build_value", "custom", "draws_randomly", "module", "rand", "randint", "randn", "tensor",
+__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Function", "GRAD_MODE",
+           "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
+           "draws_randomly", "graph_record", "module", "rand", "randint", "randn", "tensor", "tracked",
            "transposed"]
 
 # Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
@@ -183,6 +185,102 @@ class Probe:
     name: str
     observe: Callable[[Call], Any]
 
+
+
+# --- Graphs a module's forward passes build: how many stay alive, and how often it ran ---------------
+# A model built by ``tracked(...)`` is recorded here, keyed by the model (never on it, where the code
+# under test could reset it). One process-wide forward hook counts its forward passes and, where
+# autograd records, passes the output through an identity whose autograd node holds a token: the
+# token lives exactly as long as that forward pass's graph, so counting the tokens alive counts the
+# graphs that something (a running total of losses, a list of them) still holds.
+
+
+class _Token:
+    """Lives as long as the graph of one forward pass."""
+
+
+class GraphRecord:
+    """What a tracked model did since its case was built."""
+
+    def __init__(self):
+        self.alive: weakref.WeakSet = weakref.WeakSet()   # a token per graph still held
+        self.most_alive = 0      # the most earlier graphs alive at the start of a forward pass
+        self.passes: list = []   # (training mode, autograd recording) of each forward pass
+
+    @property
+    def forwards(self) -> int:
+        """How many forward passes the model made, recording or not."""
+        return len(self.passes)
+
+    def mark(self, ctx) -> None:
+        self.most_alive = max(self.most_alive, len(self.alive))
+        ctx.token = _Token()
+        self.alive.add(ctx.token)
+
+
+class _GraphMark(torch.autograd.Function):
+    """The identity, whose autograd node keeps a token of the record it is given."""
+
+    @staticmethod
+    def forward(ctx, output, record):
+        record.mark(ctx)
+        return output.view_as(output)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+_RECORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # tracked model -> its GraphRecord
+_HOOKED: list = []
+
+
+def _after_forward(module, _args, output):
+    record = _RECORDS.get(module)
+    if record is None:
+        return None
+    record.passes.append((module.training, torch.is_grad_enabled()))
+    if isinstance(output, torch.Tensor) and torch.is_grad_enabled() and output.requires_grad:
+        return _GraphMark.apply(output, record)
+    return None
+
+
+def tracked(source: Recipe) -> Recipe:
+    """A module recipe whose model counts its forward passes and the graphs they leave alive
+    (``graph_record``, the probe ``GRAPHS_KEPT``)."""
+    def build(gen, device):
+        model = source.build(gen, device)
+        if not _HOOKED:
+            _HOOKED.append(torch.nn.modules.module.register_module_forward_hook(_after_forward))
+        _RECORDS[model] = GraphRecord()
+        return model
+    return Recipe(build, random=source.random)
+
+
+def graph_record(model) -> GraphRecord | None:
+    """The record of a model built by ``tracked`` (None for any other object)."""
+    try:
+        return _RECORDS.get(model)
+    except TypeError:   # not weakly referenceable: not a model
+        return None
+
+
+def graphs_kept(call: Call) -> str:
+    """The most forward passes' graphs of the tracked models among the arguments held at once by the
+    code under test: at the start of each forward pass (the earlier ones still alive) and after the
+    call (a result that holds a graph). A loop that keeps only its current step's loss holds at most
+    the previous step's graph when the next forward pass starts, and none afterwards: "<= 1"."""
+    records = [r for r in (graph_record(a) for a in list(call.args) + list(call.kwargs.values())) if r is not None]
+    if not records or not any(r.forwards for r in records):
+        return "no forward pass seen"
+    most = max(max(r.most_alive for r in records), sum(len(r.alive) for r in records))
+    return "<= 1" if most <= 1 else str(most)
+
+
+GRAPHS_KEPT = Probe("graphs_kept", graphs_kept)
+"""The graphs a training loop keeps alive: one at a time (the step being taken) is the contract; a
+running total of loss tensors (``total += loss``) or a list of them keeps every step's graph, and
+the memory it holds, until the loop ends."""
 
 GRAD_MODE = Probe("grad_mode", lambda call: torch.is_grad_enabled())
 """Whether autograd records after the call, as it did before it: a function that switches it off

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..aspects.compare import Difference, tidy_cut
-from ..content.curriculum import FunctionInfo
+from ..content.curriculum import DEFAULT_LESSON, FunctionInfo, Lesson
 from ..content.messages import LANGUAGES, MESSAGES, message, pick
 from ..judging.verdicts import Status, Verdict
 from ..records import NEW_MEMORY
@@ -48,9 +48,10 @@ def section_text(section: str, lang: str) -> str:
     return section.replace(", ", "、") if lang == "zh" else section
 
 
-def lesson_text(section: str, lang: str) -> str:
-    """Where to read about it: "(lesson §5.3, docs/lesson.md)" / "（讲义 §5.3，docs/lesson.zh.md）"."""
-    inner = message("tutorial", lang, section=section_text(section, lang))
+def lesson_text(section: str, lang: str, lesson: Lesson = DEFAULT_LESSON) -> str:
+    """Where to read about it, in ``lesson``'s notes: "(lesson §5.3, docs/lesson.md)" /
+    "（讲义 §5.3，docs/lesson.zh.md）"."""
+    inner = message("tutorial", lang, section=section_text(section, lang), notes=lesson.notes[lang])
     return f"（{inner}）" if lang == "zh" else f" ({inner})"
 
 
@@ -147,8 +148,8 @@ def pitfall_text(info: FunctionInfo, found: Difference | None, label: str | None
     key = pitfall_key(info, found, label)
     if key == NAME_ERROR:
         assert found is not None   # the key is "default" without a difference
-        return _name_error_text(found, lang) + lesson_text(info.section, lang)
-    return pick(_pitfall_texts(info, key), lang) + lesson_text(info.section, lang)
+        return _name_error_text(found, lang) + lesson_text(info.section, lang, info.lesson)
+    return pick(_pitfall_texts(info, key), lang) + lesson_text(info.section, lang, info.lesson)
 
 
 TITLE_LIMIT = {"en": 90, "zh": 40}   # characters: one line of a table cell (a Chinese character is wide)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..content.curriculum import KataInfo
+from ..content.curriculum import KataInfo, Lesson
 from ..content.messages import message, pick
 from ..judging.integrity import Integrity
 from .explanations import lesson_text, with_hint
@@ -45,7 +45,12 @@ def text(doc: dict, katas: list[KataInfo], *, lang: str,
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     titles = {kata.name: pick(kata.title, lang) for kata in katas}
     out = [_paint(integrity_text(integrity, lang), "error", colour), ""] if integrity and not integrity.ok else []
+    lessons = {kata.name: kata.lesson for kata in katas}
+    shown = None
     for kata in doc["katas"]:
+        if lessons[kata["kata"]] != shown:   # the katas come lesson by lesson: a heading before each
+            shown = lessons[kata["kata"]]
+            out += [_paint(lesson_heading(shown, lang), "title", colour), ""]
         out += _kata_table(kata, titles[kata["kata"]], infos, lang, colour)
     if any(entry.get("skipped") for kata in doc["katas"] for entry in kata["functions"]):
         out.append(message("skipped.cuda", lang))
@@ -55,6 +60,13 @@ def text(doc: dict, katas: list[KataInfo], *, lang: str,
     if summary:
         out.append(summary_line(doc, lang))
     return "\n".join(out).rstrip("\n")
+
+
+def lesson_heading(lesson: Lesson, lang: str) -> str:
+    """The line above a lesson's katas: which lesson they belong to, how to grade it alone, its notes."""
+    pack = (f"（{lesson.pack}）" if lang == "zh" else f" ({lesson.pack})") if lesson.pack else ""
+    return message("grade.lesson", lang, lesson=lesson.name, pack=pack, title=pick(lesson.title, lang),
+                   notes=lesson.notes[lang])
 
 
 def _kata_table(kata: dict, title: str, infos: dict, lang: str, colour: bool) -> list[str]:
@@ -79,7 +91,7 @@ def _next_up(doc: dict, katas: list[KataInfo], infos: dict, lang: str, colour: b
         kata, entry = pending[0]
         info = infos[f"{kata['kata']}.{entry['name']}"]
         return [_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
-                               lesson=lesson_text(info.section, lang)), "next", colour),
+                               lesson=lesson_text(info.section, lang, info.lesson)), "next", colour),
                 *("  " + line for line in with_hint(entry, lang).splitlines()),
                 "  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name),
                 ""]

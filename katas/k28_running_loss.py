@@ -1,0 +1,35 @@
+"""k28_running_loss: recording the loss / 记录损失
+
+Replace each `raise NotImplementedError(...)` with your code, then check it with
+`python grade.py k28` (score) or `pytest tests/test_k28_running_loss.py` (details).
+把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k28`
+（查看得分）或 `pytest tests/test_k28_running_loss.py`（查看详情）检查。
+Lesson notes (lesson 2, autograd and linear regression): §4.3 in docs/lesson2.md.
+讲义（第 2 课：自动求导与线性回归）：docs/lesson2.zh.md 的 §4.3。
+"""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def train_epoch(model: nn.Module, batches: list, lr: float) -> float:
+    """One epoch: one plain SGD step (torch.optim.SGD, learning rate `lr`, no momentum) per `(x, y)` batch
+    on the mean-squared-error loss, updating `model` in place. Return the MEAN of the batch losses, each
+    measured before its step, as a Python float. At any time the loop keeps at most one batch's graph
+    alive.
+
+    Pitfall: `total += loss` adds the loss TENSOR: `total` then holds every batch's graph, and all the
+    activations they saved, until the epoch ends, so memory grows with every batch.
+    Example: train_epoch(nn.Linear(3, 1), [(x1, y1), (x2, y2)], 0.1) -> e.g. 0.87
+    Lesson (docs/lesson2.md): §4.3
+
+    训练一个 epoch：对每个 `(x, y)` 批次，用均方误差损失做一步普通 SGD（torch.optim.SGD，学习率为 `lr`，
+    不带动量），原地更新 `model`。返回各批次损失（每个都在它那一步更新之前测得）的平均值，并且是 Python float。
+    在任何时刻，循环最多只保留一个批次的计算图。
+    陷阱：`total += loss` 累加的是损失“张量”：于是 `total` 会留住每个批次的计算图以及它们保存的所有中间激活值，
+    直到 epoch 结束，内存随着每个批次不断增长。
+    示例：train_epoch(nn.Linear(3, 1), [(x1, y1), (x2, y2)], 0.1) -> 例如 0.87
+    讲义（docs/lesson2.zh.md）：§4.3
+    """
+    raise NotImplementedError("train_epoch: not implemented yet / 尚未实现")

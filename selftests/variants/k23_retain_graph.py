@@ -1,0 +1,127 @@
+"""Classic wrong answers and other correct idioms for k23_retain_graph."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+# --- two_loss_grads ---------------------------------------------------------------------------
+
+
+@wrong("two_loss_grads", "second time", "retain_graph=True")
+def two_backwards_without_retaining(model, x):
+    out = model(x)
+    out.mean().backward()
+    first = model.weight.grad.clone()
+    model.weight.grad = None
+    (out ** 2).mean().backward()   # the graph was freed by the first backward()
+    return first, model.weight.grad
+
+
+@wrong("two_loss_grads", "adds", "each loss alone")
+def two_backwards_adding_up(model, x):
+    out = model(x)
+    out.mean().backward(retain_graph=True)
+    first = model.weight.grad.clone()
+    (out ** 2).mean().backward()   # added to the first gradient
+    return first, model.weight.grad
+
+
+@wrong("two_loss_grads", "once", "retain_graph=True")
+def two_forward_passes(model, x):
+    first, = torch.autograd.grad(model(x).mean(), model.weight)
+    second, = torch.autograd.grad((model(x) ** 2).mean(), model.weight)
+    return first, second
+
+
+@right("two_loss_grads")
+def two_backwards_retaining(model, x):
+    out = model(x)
+    model.weight.grad = None
+    out.mean().backward(retain_graph=True)
+    first = model.weight.grad.clone()
+    model.weight.grad = None
+    (out ** 2).mean().backward()
+    return first, model.weight.grad
+
+
+@right("two_loss_grads")
+def two_losses_by_autograd_grad_in_one_graph(model, x):
+    out = model(x)
+    losses = [out.mean(), (out ** 2).mean()]
+    return tuple(torch.autograd.grad(loss, model.weight, retain_graph=True)[0] for loss in losses)
+
+
+# --- fit_head ---------------------------------------------------------------------------------
+
+
+@wrong("fit_head", "second time", "detach")
+def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
+    features = encoder(x)          # its graph is freed by the first backward()
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "encoder", "retain_graph=True")
+def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
+    features = encoder(x)
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(head(features), y)
+        loss.backward(retain_graph=True)   # runs, but every step back-propagates into the encoder
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "once", "before the loop")
+def fit_head_running_the_encoder_every_step(encoder, head, x, y, lr, steps):
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        with torch.no_grad():
+            features = encoder(x)
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("fit_head")
+def fit_head_on_detached_features(encoder, head, x, y, lr, steps):
+    features = encoder(x).detach()
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(head(features), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss))
+    return losses
+
+
+@right("fit_head")
+def fit_head_by_hand(encoder, head, x, y, lr, steps):
+    with torch.no_grad():
+        features = encoder(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((head(features) - y) ** 2).mean()
+        grads = torch.autograd.grad(loss, list(head.parameters()))
+        with torch.no_grad():
+            for p, g in zip(head.parameters(), grads):
+                p -= lr * g
+        losses.append(loss.item())
+    return losses

@@ -1,0 +1,61 @@
+"""Classic wrong answers and other correct idioms for k25_detach."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+# --- consistency_loss -------------------------------------------------------------------------
+
+
+@wrong("consistency_loss", "constant", "detach()")
+def consistency_with_a_live_target(model, x, noise):
+    return F.mse_loss(model(x + noise), model(x))   # gradients flow through the target too
+
+
+@wrong("consistency_loss", "no_grad", "graph")
+def consistency_without_any_graph(model, x, noise):
+    with torch.no_grad():
+        return F.mse_loss(model(x + noise), model(x))
+
+
+@right("consistency_loss")
+def consistency_with_a_no_grad_target(model, x, noise):
+    with torch.no_grad():
+        target = model(x)
+    return ((model(x + noise) - target) ** 2).mean()
+
+
+@right("consistency_loss")
+def consistency_with_data_target(model, x, noise):
+    return torch.nn.MSELoss()(model(x + noise), model(x).data)
+
+
+# --- freeze_ ----------------------------------------------------------------------------------
+
+
+@wrong("freeze_", "model.requires_grad = False", "requires_grad_(False)")
+def freeze_by_attribute(model):
+    model.requires_grad = False    # an ordinary attribute of the module: no parameter changes
+
+
+@wrong("freeze_", "eval()", "requires_grad_(False)")
+def freeze_by_eval(model):
+    model.eval()
+
+
+@wrong("freeze_", "detach()", "requires_grad_(False)")
+def freeze_by_detaching(model):
+    for parameter in model.parameters():
+        parameter = parameter.detach()   # rebinds the loop's name: the model's parameter is unchanged
+
+
+@right("freeze_")
+def freeze_by_module_method(model):
+    model.requires_grad_(False)
+
+
+@right("freeze_")
+def freeze_by_flag(model):
+    for _, parameter in model.named_parameters():
+        parameter.requires_grad = False

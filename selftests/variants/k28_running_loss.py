@@ -1,0 +1,72 @@
+"""Classic wrong answers and other correct idioms for k28_running_loss."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+
+@wrong("train_epoch", "graph", "loss.item()")
+def epoch_summing_loss_tensors(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    total = 0.0
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        total += loss                  # keeps every batch's graph alive until the epoch ends
+    return total.item() / len(batches)
+
+
+@wrong("train_epoch", "graph", "loss.item()")
+def epoch_keeping_loss_tensors(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    return float(sum(loss.item() for loss in losses) / len(losses))
+
+
+@wrong("train_epoch", "Python float", "loss.item()")
+def epoch_returning_a_tensor(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    total = 0.0
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        total = total + loss.detach()
+    return total / len(batches)
+
+
+@right("train_epoch")
+def epoch_summing_detached_losses(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    total = torch.zeros(())
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        total += loss.detach()
+    return total.item() / len(batches)
+
+
+@right("train_epoch")
+def epoch_by_hand(model, batches, lr):
+    losses = []
+    for x, y in batches:
+        model.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p.add_(p.grad, alpha=-lr)
+        losses.append(float(loss))
+    return sum(losses) / len(losses)

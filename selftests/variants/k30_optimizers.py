@@ -1,0 +1,188 @@
+"""Classic wrong answers and other correct idioms for k30_optimizers."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from selftests.variants import right, wrong
+
+# --- train_steps ------------------------------------------------------------------------------
+
+
+@wrong("train_steps", "between backward() and step()", "zero_grad()")
+def steps_clearing_before_the_step(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.zero_grad()      # wipes the gradients the step was about to use
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("train_steps", "once", "zero_grad()")
+def steps_clearing_once(model, optimizer, x, y, steps):
+    optimizer.zero_grad()
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("train_steps", "the optimizer you are given")
+def steps_with_an_optimizer_of_its_own(model, optimizer, x, y, steps):
+    mine = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for _ in range(steps):
+        mine.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        mine.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("train_steps")
+def steps_clearing_after_the_step(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x), y)
+        losses.append(loss.item())
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=False)
+    return losses
+
+
+@right("train_steps")
+def steps_clearing_the_model(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        model.zero_grad()
+        loss = nn.MSELoss()(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss))
+    return losses
+
+
+# --- adam_fit ---------------------------------------------------------------------------------
+
+
+@wrong("adam_fit", "state", "once")
+def adam_made_every_step(model, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        optimizer = torch.optim.Adam(model.parameters(), lr=lr)   # forgets its moment estimates each step
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("adam_fit", "Adam", "SGD")
+def adam_replaced_by_sgd(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("adam_fit")
+def adam_with_a_closure(model, x, y, lr, steps):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    losses = []
+
+    def closure():
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        losses.append(loss.item())
+        return loss
+
+    for _ in range(steps):
+        optimizer.step(closure)
+    return losses
+
+
+@right("adam_fit")
+def adam_on_a_parameter_list(model, x, y, lr, steps):
+    params = list(model.parameters())
+    optimizer = torch.optim.Adam(params, lr=lr, betas=(0.9, 0.999))
+    losses = []
+    for _ in range(steps):
+        loss = ((model(x) - y) ** 2).mean()
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+# --- clipped_step -----------------------------------------------------------------------------
+
+
+@wrong("clipped_step", "after backward()", "before step()")
+def clip_before_backward(model, x, y, lr, max_norm):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    optimizer.zero_grad()
+    nn.utils.clip_grad_norm_(model.parameters(), max_norm)   # nothing to clip yet
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
+@wrong("clipped_step", "after backward()", "before step()")
+def clip_after_step(model, x, y, lr, max_norm):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    optimizer.step()
+    nn.utils.clip_grad_norm_(model.parameters(), max_norm)   # the step has already been taken
+    return loss.item()
+
+
+@wrong("clipped_step", "total norm", "clip_grad_norm_")
+def clip_each_value(model, x, y, lr, max_norm):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    nn.utils.clip_grad_value_(model.parameters(), max_norm)
+    optimizer.step()
+    return loss.item()
+
+
+@right("clipped_step")
+def clip_by_hand(model, x, y, lr, max_norm):
+    loss = F.mse_loss(model(x), y)
+    grads = torch.autograd.grad(loss, list(model.parameters()))
+    norm = torch.sqrt(sum((g ** 2).sum() for g in grads))
+    scale = min(1.0, max_norm / (float(norm) + 1e-6))
+    with torch.no_grad():
+        for p, g in zip(model.parameters(), grads):
+            p -= lr * scale * g
+    return loss.item()
+
+
+@right("clipped_step")
+def clip_with_zero_grad_on_the_model(model, x, y, lr, max_norm):
+    model.zero_grad()
+    loss = nn.MSELoss()(model(x), y)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=max_norm, norm_type=2.0)
+    torch.optim.SGD(model.parameters(), lr=lr).step()
+    return loss.item()

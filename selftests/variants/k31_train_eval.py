@@ -1,0 +1,87 @@
+"""Classic wrong answers and other correct idioms for k31_train_eval."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+
+def _epoch(model, optimizer, batches):
+    for x, y in batches:
+        optimizer.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        optimizer.step()
+
+
+@wrong("fit_with_validation", "dropout", "eval()")
+def validate_in_training_mode(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    model.train()
+    for _ in range(epochs):
+        _epoch(model, optimizer, batches)
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())   # dropout still on
+    return losses
+
+
+@wrong("fit_with_validation", "train()", "every epoch")
+def never_back_to_training_mode(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        _epoch(model, optimizer, batches)   # from the second epoch on, dropout stays off
+        model.eval()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    return losses
+
+
+@wrong("fit_with_validation", "no_grad", "graph")
+def validate_with_a_graph(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        model.train()
+        _epoch(model, optimizer, batches)
+        model.eval()
+        losses.append(F.mse_loss(model(val_x), val_y).item())   # builds a graph nobody uses
+    model.train()
+    return losses
+
+
+@right("fit_with_validation")
+def validate_restoring_the_mode(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        model.train(True)
+        for x, y in batches:
+            loss = ((model(x) - y) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.train(False)
+        with torch.inference_mode():
+            losses.append(float(((model(val_x) - val_y) ** 2).mean()))
+        model.train(True)
+    return losses
+
+
+@right("fit_with_validation")
+def validate_in_a_helper(model, batches, val_x, val_y, lr, epochs):
+    def validation_loss():
+        model.eval()
+        try:
+            with torch.no_grad():
+                return F.mse_loss(model(val_x), val_y).item()
+        finally:
+            model.train()
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    model.train()
+    losses = []
+    for _ in range(epochs):
+        _epoch(model, optimizer, batches)
+        losses.append(validation_loss())
+    return losses

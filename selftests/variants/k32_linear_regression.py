@@ -1,0 +1,225 @@
+"""Classic wrong answers and other correct idioms for k32_linear_regression."""
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from selftests.variants import right, wrong
+
+# --- least_squares ----------------------------------------------------------------------------
+
+
+@wrong("least_squares", "column of ones", "bias")
+def least_squares_through_the_origin(x, y):
+    w = torch.linalg.lstsq(x, y.unsqueeze(1)).solution.squeeze(1)
+    return w, torch.zeros((), dtype=x.dtype, device=x.device)
+
+
+@right("least_squares")
+def least_squares_by_normal_equations(x, y):
+    design = torch.cat([x, torch.ones_like(x[:, :1])], dim=1)
+    solution = torch.linalg.solve(design.T @ design, design.T @ y)
+    return solution[:-1], solution[-1]
+
+
+@right("least_squares")
+def least_squares_centred(x, y):
+    x_mean, y_mean = x.mean(dim=0), y.mean()
+    w = torch.linalg.lstsq(x - x_mean, (y - y_mean).unsqueeze(1)).solution.squeeze(1)
+    return w, y_mean - x_mean @ w
+
+
+# --- fit_by_hand ------------------------------------------------------------------------------
+
+
+def _zeros(x):
+    w = torch.zeros(x.shape[1], dtype=x.dtype, device=x.device, requires_grad=True)
+    b = torch.zeros((), dtype=x.dtype, device=x.device, requires_grad=True)
+    return w, b
+
+
+@wrong("fit_by_hand", "uphill", "minus")
+def fit_uphill(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w += lr * w.grad
+            b += lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "add up", "clear")
+def fit_never_clearing(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "sum", "learning rate")
+def fit_on_the_summed_loss(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).sum()    # N times the mean: the step is N times too big
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item() / len(y))
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "graph", "loss.item()")
+def fit_keeping_loss_tensors(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss)
+    return w.detach(), b.detach(), torch.stack(losses)
+
+
+@wrong("fit_by_hand", "detach()", "requires_grad")
+def fit_returning_the_leaves(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w, b, torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "before", "update")
+def fit_recording_after_the_update(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+            losses.append(((x @ w + b - y) ** 2).mean().item())
+        w.grad = b.grad = None
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@right("fit_by_hand")
+def fit_with_autograd_grad(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = torch.zeros(steps)
+    for step in range(steps):
+        loss = F.mse_loss(x @ w + b, y)
+        grad_w, grad_b = torch.autograd.grad(loss, (w, b))
+        with torch.no_grad():
+            w.sub_(lr * grad_w)
+            b.sub_(lr * grad_b)
+        losses[step] = loss.item()
+    return w.detach().clone(), b.detach().clone(), losses
+
+
+@right("fit_by_hand")
+def fit_by_hand_written_gradient(x, y, lr, steps):
+    w = torch.zeros(x.shape[1], dtype=x.dtype, device=x.device)
+    b = torch.zeros((), dtype=x.dtype, device=x.device)
+    losses = []
+    for _ in range(steps):
+        error = x @ w + b - y
+        losses.append(float((error ** 2).mean()))
+        w = w - lr * 2 * x.T @ error / len(y)
+        b = b - lr * 2 * error.mean()
+    return w, b, torch.tensor(losses, dtype=torch.float32)
+
+
+# --- fit_with_sgd -----------------------------------------------------------------------------
+
+
+@wrong("fit_with_sgd", "(N, N)", "squeeze")
+def sgd_on_broadcast_shapes(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)      # (N, 1) against (N,)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "graph", "loss.item()")
+def sgd_keeping_loss_tensors(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)
+    return torch.stack(losses).detach()
+
+
+@wrong("fit_with_sgd", "zero_grad()", "every step")
+def sgd_never_clearing(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+@right("fit_with_sgd")
+def sgd_with_column_targets(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    target = y.reshape(-1, 1)
+    losses = torch.empty(steps)
+    for step in range(steps):
+        loss = nn.MSELoss()(model(x), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses[step] = loss.detach().cpu()
+    return losses
+
+
+@right("fit_with_sgd")
+def sgd_through_a_closure(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+
+    def closure():
+        optimizer.zero_grad()
+        loss = ((model(x).view(-1) - y) ** 2).mean()
+        loss.backward()
+        return loss
+
+    for _ in range(steps):
+        losses.append(optimizer.step(closure).item())
+    return torch.tensor(losses)

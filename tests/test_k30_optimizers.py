@@ -1,0 +1,74 @@
+"""Checks for k30_optimizers: which cases, on which devices, and which aspects matter.
+
+The training functions are judged by the losses they return and by the model's parameters after
+the call (the `inputs` aspect: compared with the reference run on an identical fresh copy of the
+same seeded model). train_steps is handed an optimizer built over the model of its own case (the
+model recipe keeps the model it built for the optimizer recipe that follows it); the optimizers
+are subclasses with a short repr only, so that the "Called ..." line reads well. Momentum and
+Adam keep state from step to step, so an optimizer made anew, or a step taken on cleared
+gradients, gives other losses.
+
+The training functions allow 20 s: the first use of torch.optim in a process imports
+torch._dynamo (about 1.5 s here, several seconds on a slow machine).
+"""
+
+import torch
+from torch import nn
+
+from kata_harness.spec import Case, Function, Kata, custom, module, randn
+
+
+class SGD(torch.optim.SGD):
+    def __repr__(self):
+        group = self.param_groups[0]
+        return f"SGD(model.parameters(), lr={group['lr']}, momentum={group['momentum']})"
+
+
+class Adam(torch.optim.Adam):
+    def __repr__(self):
+        return f"Adam(model.parameters(), lr={self.param_groups[0]['lr']})"
+
+
+_BUILT = [None]   # the model the case built last, for the optimizer recipe after it
+
+
+def model_of(factory):
+    """``module(factory)``, remembered for the optimizer recipe that follows it in the case."""
+    fresh = module(factory)
+
+    def build(gen, device):
+        _BUILT[0] = fresh.build(gen, device)
+        return _BUILT[0]
+    return custom(build)
+
+
+def optimizer(kind, **options):
+    """An optimizer of ``kind`` over the parameters of the model built just before it."""
+    return custom(lambda gen, device: kind(_BUILT[0].parameters(), **options))
+
+
+def linear():
+    return nn.Linear(3, 1)
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1))
+
+
+KATA = Kata("k30_optimizers", [
+    Function("train_steps", [
+        Case(model_of(linear), optimizer(SGD, lr=0.1, momentum=0.9), randn(5, 3), randn(5, 1), 3),
+        Case(model_of(mlp), optimizer(Adam, lr=0.05), randn(4, 2), randn(4, 1), 3),
+        Case(model_of(linear), optimizer(SGD, lr=0.2, momentum=0.0), randn(6, 3), randn(6, 1), 2),
+    ], rtol=1e-5, atol=1e-6, timeout=20),
+    Function("adam_fit", [
+        Case(module(linear), randn(5, 3), randn(5, 1), 0.1, 3),
+        Case(module(mlp), randn(4, 2), randn(4, 1), 0.05, 4),
+        Case(module(linear), randn(3, 3), randn(3, 1), 0.01, 2),
+    ], rtol=1e-5, atol=1e-6, timeout=20),
+    Function("clipped_step", [
+        Case(module(linear), randn(5, 3), randn(5, 1, scale=3.0), 0.1, 0.5),
+        Case(module(mlp), randn(4, 2), randn(4, 1, scale=3.0), 0.2, 0.1),
+        Case(module(linear), randn(4, 3), randn(4, 1), 0.1, 100.0),
+    ], rtol=1e-5, atol=1e-6, timeout=20),
+])
