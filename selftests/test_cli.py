@@ -20,7 +20,7 @@ from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_
 from selftests.warm import grade_here
 
 CURRICULUM = load_curriculum()
-SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "check")
+SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "export", "merge", "check")
 
 
 def _first(kata_index: int = 0):
@@ -31,6 +31,7 @@ def _first(kata_index: int = 0):
 
 # --- the command line -----------------------------------------------------------------------------
 
+@pytest.mark.e2e
 def test_help_lists_every_subcommand_and_each_has_its_own_help():
     done = run("--help")
     assert done.returncode == 0 and done.stderr == ""

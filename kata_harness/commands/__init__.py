@@ -165,9 +165,10 @@ def build_parser() -> Parser:
     batch.add_argument("--no-sandbox", action="store_true",
                        help="grade without bubblewrap (submissions can then reach this machine's files)")
     batch.add_argument("--at", metavar="TAG|DATE", default=None,
-                       help="grade each repository's kata files as git has them at a tag (or the last tag "
-                            "matching a pattern such as 'submit/*'), or at the last commit on its default branch "
-                            "before a date (2026-12-01T09:00Z; a commit's date is set by the student)")
+                       help="with --record: the deadline (a date: each student's last submission the record lists "
+                            "by then) or a tag (graded only if the record names its commit); without one, a tag (or the "
+                            "last tag matching a pattern such as 'submit/*') or the last commit on the default branch "
+                            "before a date (2026-12-01T09:00Z): tags and commit dates are the student's to set")
     batch.add_argument("--report", metavar="FILE.html", default=None,
                        help="also write the class report: which pitfalls the class fell into, one page to open in a "
                             "browser (in --lang); `grade.py report` draws it again from a JSON gradebook")

@@ -157,15 +157,26 @@ def _read_at(submission: Submission, katas: set[str], at: str) -> None:
     """The kata files of the submission's repository at the tag or date ``at``, read from git."""
     try:
         point = repository.resolve(submission.folder, at)
-        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
     except repository.GitError as problem:
         submission.notes.append(str(problem))
         return
+    _read_point(submission, katas, point)
+
+
+def _read_point(submission: Submission, katas: set[str], point: repository.Point) -> bool:
+    """The kata files of ``point``'s commit, read from git into ``submission``; False (and a note)
+    where git cannot read them."""
+    try:
+        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
+    except repository.GitError as problem:
+        submission.notes.append(str(problem))
+        return False
     submission.notes += [point.note(), *notes]
     if not files:
         submission.notes.append("no kNN_*.py files in that commit (in katas/ or at its top)")
     submission.files = files
     submission.digest = digest(files.items())
+    return True
 
 
 def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan: term.TermPlan) -> None:
@@ -208,20 +219,15 @@ def _read_recorded_commit(submission: Submission, katas: set[str], chosen: Submi
                           point: repository.Point | None) -> None:
     """The kata files at the commit the record names (refused, with a note, where the repository
     does not hold exactly that commit)."""
-    try:
-        if point is None:
-            point = repository.recorded(submission.folder, str(chosen.commit), f"the record's submission of "
-                                        f"{time_text(chosen.at)}")
-        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
-    except repository.GitError as problem:
+    if point is None:
+        try:
+            point = repository.recorded(submission.folder, str(chosen.commit),
+                                        f"the record's submission of {time_text(chosen.at)}")
+        except repository.GitError as problem:
+            point = None
+            submission.notes.append(str(problem))
+    if point is None or not _read_point(submission, katas, point):
         submission.submitted = None
-        submission.notes.append(str(problem))
-        return
-    submission.notes += [point.note(), *notes]
-    if not files:
-        submission.notes.append("no kNN_*.py files in that commit (in katas/ or at its top)")
-    submission.files = files
-    submission.digest = digest(files.items())
 
 
 def collect(directory: Path, katas: set[str], at: str | None = None,
