@@ -265,14 +265,23 @@ def test_shared_solutions_ignore_comments_and_whitespace_but_not_strings_or_the_
             for name, mark in (("c", "1"), ("a", "1"), ("b", "2"), ("d", "1"), ("e", "2"))]
     assert shared.clusters(rows) == [shared.Cluster("k01_creation", ("a", "c", "d")), shared.Cluster("k01_creation", ("b", "e"))]
     marked = shared.mark([*rows, {"submission": "f", "shared": ["stale"]}])
-    assert marked[0]["shared"] == [{"kata": "k01_creation", "submissions": ["a", "c", "d"]}] and "shared" not in marked[-1]
+    assert marked[0]["shared"] == [{"kata": "k01_creation", "size": 3, "submissions": ["a", "c", "d"]}]
+    assert "shared" not in marked[-1]
+    # A common way to write a kata is not listed on each of its rows (the gradebook would grow with the
+    # square of the class), but the report still lists every member, once.
+    common = [f"s{n:03d}" for n in range(shared.LISTED + 1)]
+    marked = shared.mark([{"submission": name, "fingerprints": {"k02_creation_traps": "3"}} for name in common] + rows)
+    assert marked[0]["shared"] == [{"kata": "k02_creation_traps", "size": len(common)}]
+    assert class_report.shared_solutions(marked)[0] == ("k02_creation_traps", tuple(common))
+    page = class_report.render(marked, KATAS, "en")
+    assert f"<summary>{len(common)} submissions: a common way to write it" in page and all(name in page for name in common)
 
 
 def test_the_gradebook_and_the_report_list_the_shared_solutions(term):
     where, rows, _, _ = term
     together = sorted(folder_name(u) for u in ("alice", "bob", "carol"))   # carol's is alice's, restyled
     for user in ("alice", "bob", "carol"):
-        assert _row(term, user)["shared"] == [{"kata": kata, "submissions": together} for kata in term_class.KATAS]
+        assert _row(term, user)["shared"] == [{"kata": kata, "size": 3, "submissions": together} for kata in term_class.KATAS]
     assert "shared" not in _row(term, "zed")   # the stubs are no solution
     page = (where / "report.html").read_text(encoding="utf-8")
     section = page[page.index('<section id="shared">'):]
@@ -319,6 +328,10 @@ def test_the_merged_shards_are_the_unsharded_gradebook(term, sharded):
     assert sorted(p.name for p in (where / "merged-feedback").iterdir()) == sorted(p.name for p in (where / "feedback").iterdir())
     twice = grade_here("merge", str(where / "shard-1.json"), str(where / "shard-1.json"), "--out", str(where / "x.csv"))
     assert twice.returncode == 2 and "is in" in twice.stderr and not (where / "x.csv").exists()
+    (where / "empty.json").write_text("[]\n")   # the part of a small class that no submission fell into
+    done = grade_here("merge", str(where / "shard-1.json"), str(where / "empty.json"), str(where / "shard-2.json"),
+                      "--out", str(where / "again.json"))
+    assert done.returncode == 0 and json.loads((where / "again.json").read_text(encoding="utf-8")) == merged
 
 
 def test_merge_refuses_shards_of_different_gradings():

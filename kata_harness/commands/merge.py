@@ -26,7 +26,7 @@ def run(args, *, started: float) -> int:
     books = []
     for name in args.shards:
         try:
-            books.append((name, class_report.read_gradebook(Path(name))))
+            books.append((name, class_report.read_gradebook(Path(name), empty=True)))
         except class_report.NotAGradebook as problem:
             raise UsageError(message(problem.key, lang, **problem.fields).replace("report:", "merge:", 1)) from None
         except OSError as error:

@@ -442,6 +442,8 @@ MESSAGES = {
               "不是结论：短小的练习本来就没有几种正确写法，课程允许时学生可以合作，而且相同的文件说明不了是谁写的。",
     },
     "report.no_shared": {"en": "No two submissions share a kata file.", "zh": "没有两份提交的练习文件相同。"},
+    "report.common": {"en": "{count} submissions: a common way to write it (show them)",
+                      "zh": "{count} 份提交：这是常见的写法（点击展开）"},
     "report.col_kata": {"en": "Kata", "zh": "练习"},
     "report.col_together": {"en": "Submissions sharing it", "zh": "共用的提交"},
     "report.col_student": {"en": "Student", "zh": "学生"},

@@ -37,6 +37,7 @@ ROW_KEYS = ("submission", "score", "max_score", "notes", *gradebook.IDENTITY, *g
             *gradebook.DETAILS)
 BINS = 10            # the histogram's bars: tenths of the maximum score
 TEACH_NEXT = 5       # pitfalls in "what to teach next"
+SHARED_SHOWN = 25   # names of a shared solution shown at once (more are folded)
 EXAMPLE_LIMIT = 300  # characters of an example's call and of what differed (a learner's value can be long)
 
 
@@ -422,12 +423,21 @@ def _graded(rows: list[dict], lang: str) -> str:
 
 
 def shared_solutions(rows: list[dict]) -> list[tuple[str, tuple[str, ...]]]:
-    """The gradebook's clusters of shared solutions ((kata, submissions)), the largest first."""
+    """The gradebook's clusters of shared solutions ((kata, submissions)), the largest first: as the
+    rows list them, or, for a cluster too large to be listed on each row, the rows whose
+    fingerprint of that kata is the same."""
     found: dict[tuple[str, tuple[str, ...]], None] = {}
+    unlisted: dict[tuple[str, str], list[str]] = {}
     for row in rows:
         for item in row.get("shared") or ():
-            if isinstance(item, dict) and isinstance(item.get("submissions"), list):
-                found[str(item.get("kata", "")), tuple(str(name) for name in item["submissions"])] = None
+            if not isinstance(item, dict):
+                continue
+            kata = str(item.get("kata", ""))
+            if isinstance(item.get("submissions"), list):
+                found[kata, tuple(str(name) for name in item["submissions"])] = None
+            elif isinstance(row.get("fingerprints"), dict) and kata in row["fingerprints"]:
+                unlisted.setdefault((kata, str(row["fingerprints"][kata])), []).append(str(row.get("submission", "")))
+    found.update(dict.fromkeys((kata, tuple(sorted(names))) for (kata, _), names in unlisted.items()))
     return sorted(found, key=lambda cluster: (-len(cluster[1]), cluster[0], cluster[1]))
 
 
@@ -440,11 +450,19 @@ def _shared(rows: list[dict], kata_titles: dict, lang: str) -> str:
     body = "".join(
         f'<tr data-kata="{_e(kata)}" data-count="{len(names)}"><td>{_e(kata)}'
         f'{"<br>" + _e(kata_titles[kata]) if kata in kata_titles else ""}</td>'
-        f'<td class="num">{len(names)}</td><td class="together">{"".join(f"<span>{_e(n)}</span>" for n in names)}</td></tr>'
+        f'<td class="num">{len(names)}</td><td class="together">{_names(names, lang)}</td></tr>'
         for kata, names in clusters)
     head = (f'<th>{_e(message("report.col_kata", lang))}</th><th class="num">{_e(message("report.col_count", lang))}</th>'
             f'<th>{_e(message("report.col_together", lang))}</th>')
     return heading + f'<table class="shared"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>'
+
+
+def _names(names: tuple[str, ...], lang: str) -> str:
+    """The submissions of a cluster; a long list folded (a common way to write a short kata)."""
+    spans = "".join(f"<span>{_e(n)}</span>" for n in names)
+    if len(names) <= SHARED_SHOWN:
+        return spans
+    return f'<details><summary>{_e(message("report.common", lang, count=len(names)))}</summary>{spans}</details>'
 
 
 def _roster(summary: ClassSummary, rows: list[dict], lang: str) -> str:
@@ -480,9 +498,10 @@ class NotAGradebook(ValueError):
         self.key, self.fields = key, fields
 
 
-def read_gradebook(path: Path) -> list[dict]:
+def read_gradebook(path: Path, empty: bool = False) -> list[dict]:
     """The rows of the JSON gradebook at ``path``; raises ``NotAGradebook`` (a CSV one holds no
-    pitfalls), or ``OSError`` when it cannot be read."""
+    pitfalls; one without rows, unless ``empty``: a shard of a small class may hold none), or
+    ``OSError`` when it cannot be read."""
     if path.suffix.lower() == ".csv":
         raise NotAGradebook("report.csv", file=str(path))
     try:
@@ -491,7 +510,7 @@ def read_gradebook(path: Path) -> list[dict]:
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why=str(error)[:200]) from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) and "submission" in row for row in rows):
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why="not a list of rows with a submission")
-    if not rows:
+    if not rows and not empty:
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why="no rows")
     return rows
 

@@ -4,7 +4,11 @@ removed (strings kept as written), and not the stub.
 Each gradebook row keeps the ``fingerprints`` of its kata files (a digest of that form, by kata;
 none for a stub, an empty or a missing file), so that the clusters can be found again from any
 set of rows: one run's, or the shards' a merge puts together. ``mark`` then gives each row in a
-cluster its ``shared`` list: for each kata, every submission holding the same solution.
+cluster its ``shared`` list: for each kata, how many submissions hold the same solution and, up to
+``LISTED`` of them, which. A larger cluster is a common way to write that kata (a short one has
+few): its members are not repeated on each of their rows, where a class of a thousand would make
+the gradebook grow with the square of its size; the rows' fingerprints still say who they are,
+and the class report lists them once.
 
 A cluster is a pointer for a conversation, never a verdict: short katas have few ways to be
 right, students work together where they may, and a shared file says nothing about who wrote it.
@@ -21,6 +25,7 @@ from pathlib import Path
 from ..files import read_regular
 
 # A string (kept whole: a '#' or spaces inside it belong to it), else a comment or whitespace (removed).
+LISTED = 25   # submissions a cluster lists on each member's row; a larger one gives its size only
 _TOKENS = re.compile(rb'("""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|#[^\n]*|\s+')
 
 
@@ -76,12 +81,15 @@ def clusters(rows: list[dict]) -> list[Cluster]:
 
 
 def mark(rows: list[dict]) -> list[dict]:
-    """``rows``, each one in a cluster with its ``shared`` list (``[{"kata", "submissions"}]``), the
-    others without one (a stale list from an earlier run is dropped)."""
+    """``rows``, each one in a cluster with its ``shared`` list (``[{"kata", "size", "submissions"}]``,
+    ``submissions`` only up to ``LISTED``), the others without one (a stale list is dropped)."""
     shared: dict[str, list[dict]] = {}
     for cluster in clusters(rows):
+        item: dict = {"kata": cluster.kata, "size": len(cluster.submissions)}
+        if len(cluster.submissions) <= LISTED:
+            item["submissions"] = list(cluster.submissions)
         for name in cluster.submissions:
-            shared.setdefault(name, []).append({"kata": cluster.kata, "submissions": list(cluster.submissions)})
+            shared.setdefault(name, []).append(item)
     marked = []
     for row in rows:
         row = {k: v for k, v in row.items() if k != "shared"}
