@@ -19,7 +19,7 @@ import pytest
 from kata_harness.commands import batch, repository
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import class_report, feedback, gradebook, progress
-from kata_harness.term import late, plan, record, shards, shared
+from kata_harness.term import late, plan, record, roster, shards, shared
 from kata_harness.usage import UsageError
 from selftests import term_class
 from selftests.classes import synthetic_gradebook
@@ -175,6 +175,16 @@ def test_the_late_policy_is_checked_before_anything_is_graded(tmp_path):
             late.parse_rule(bad)
     with pytest.raises(late.PolicyError, match="after the deadline"):
         late.Policy(deadline, (late.parse_rule("2026-11-30T00:00Z=0.5"),))
+    (tmp_path / "roster.csv").write_text("submission,student,email,id\ncarol-repo,张伟,Carol@uni.example,7\n", encoding="utf-8")
+    students = roster.read_roster(tmp_path / "roster.csv")
+    for header, who in (("email,deadline", "carol@uni.example"), ("student,due", "张伟"), ("id,deadline", "7"),
+                        ("submission,deadline", "carol-repo")):
+        (tmp_path / "ext.csv").write_text(f"{header}\n{who},2026-12-04\n", encoding="utf-8")
+        assert late.read_extensions(tmp_path / "ext.csv", students) == {"carol-repo": at("2026-12-04")}
+    (tmp_path / "ext.csv").write_text("email,deadline\nnobody@uni.example,2026-12-04\n")
+    with pytest.raises(late.PolicyError, match="no student with email"):
+        late.read_extensions(tmp_path / "ext.csv", students)
+    assert plan.names_a_record(str(tmp_path / "roster.csv")) and not plan.names_a_record("submit/*")
     out = tmp_path / "g.json"
     (tmp_path / "r.csv").write_text("submission,submitted_at\na,2026-11-30\n")
     for options, why in (({"late_rules": ["2026-12-03=0.5"]}, "--late and --extensions apply to the times"),
@@ -417,7 +427,8 @@ def test_progress_is_plain_lines_every_few_seconds_off_a_terminal_and_a_bar_on_o
     assert "\r" not in stream.getvalue() and len(lines) == 4   # the first, one every 5 s, and the last
     assert lines[0] == "batch: 1/10 graded (10%), ETA 14 s, last: s0"
     assert lines[-1] == "batch: 10/10 graded (100%), done in 15 s, last: s9"
-    assert lines[1].endswith("last: 张伟") and lines[2].endswith("last: s8")   # printed at 7.5 s and 13.5 s
+    # printed at 7.5 s and 13.5 s: the names done since the line before (the last three, and how many more)
+    assert lines[1].endswith("last: s2, s3, 张伟 (+1 more)") and lines[2].endswith("last: s6, s7, s8 (+1 more)")
     long = progress.fitted("张伟" * 20)
     assert long.endswith("…") and progress.columns(long) <= progress.NAME_COLUMNS and progress.columns("张伟") == 4
     pytest.importorskip("tqdm")

@@ -224,7 +224,7 @@ def _term_options(batch) -> None:
                             "submitted: a CSV with submission,submitted_at[,commit], or Classroom 50's scores.json; "
                             "with --at DATE, each student's last submission by that deadline")
     batch.add_argument("--extensions", metavar="FILE", default=None,
-                       help="per-student deadlines: a CSV with deadline and submission (or the roster's email or id)")
+                       help="per-student deadlines: a CSV with deadline and submission (or the roster's email, id or student)")
     batch.add_argument("--late", metavar="CUTOFF=FACTOR", action="append", default=None,
                        help="a late rule, as many as wanted: a submission after the deadline (--at DATE) and by CUTOFF "
                             "keeps FACTOR of its points (--late 2026-12-03T23:59Z=0.8); after the last cutoff, none")

@@ -649,7 +649,10 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
 
 def _term_plan(args) -> term.TermPlan:
     """The term's part of this run (``term.plan.settle``: every file it names read and checked now),
-    and a word on standard error about what the deadline then rests on."""
+    and a word on standard error about what the deadline then rests on. ``--at RECORD.csv`` (or
+    ``scores.json``, a file of the record's formats) is ``--record RECORD.csv``."""
+    if args.record is None and args.at is not None and term.names_a_record(args.at):
+        args.record, args.at = args.at, None
     plan = term.settle(at=args.at, record=args.record, roster_file=args.roster, extensions=args.extensions,
                        late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out))
     if plan.record is not None:

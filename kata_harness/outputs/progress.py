@@ -18,7 +18,8 @@ import unicodedata
 from collections.abc import Callable
 
 PLAIN_EVERY = 5.0    # seconds between two plain lines
-NAME_COLUMNS = 30    # columns of the last submission's name
+NAME_COLUMNS = 30    # columns of a submission's name
+NAMES_SHOWN = 3      # names on a plain line: the last ones done since the line before
 
 
 def columns(text: str) -> int:
@@ -58,6 +59,7 @@ class Progress:
         self.total, self.done, self.stream, self.every, self.clock = total, 0, stream, every, clock
         self.started = self.clock()
         self.shown: float | None = None   # when the last plain line was written
+        self.since: list[str] = []         # the names done since then
         self.lock = threading.Lock()
         bar = _tqdm() if _is_terminal(stream) else None
         self.bar = bar(total=total, file=stream, unit="submission", dynamic_ncols=True, smoothing=0.1,
@@ -73,19 +75,24 @@ class Progress:
                 if self.done >= self.total:
                     self.bar.close()
                 return
+            self.since.append(name)
             now = self.clock()
             if self.shown is None or now - self.shown >= self.every or self.done >= self.total:
                 self.shown = now
-                self.stream.write(self.line(name, now) + "\n")
+                self.stream.write(self.line(self.since, now) + "\n")
                 self.stream.flush()
+                self.since = []
 
-    def line(self, name: str, now: float) -> str:
-        """One plain line: how many, the share, the time taken and left, the last name."""
+    def line(self, names: list[str], now: float) -> str:
+        """One plain line: how many, the share, the time taken and left, the names done since the
+        last line (the last few, and how many more)."""
         elapsed = now - self.started
         left = elapsed / self.done * (self.total - self.done) if self.done else 0.0
         share = 100 * self.done / self.total if self.total else 100.0
         when = f"ETA {_duration(left)}" if self.done < self.total else f"done in {_duration(elapsed)}"
-        return f"batch: {self.done}/{self.total} graded ({share:.0f}%), {when}, last: {fitted(name)}"
+        shown = ", ".join(fitted(name) for name in names[-NAMES_SHOWN:])
+        more = f" (+{len(names) - NAMES_SHOWN} more)" if len(names) > NAMES_SHOWN else ""
+        return f"batch: {self.done}/{self.total} graded ({share:.0f}%), {when}, last: {shown}{more}"
 
 
 def _duration(seconds: float) -> str:

@@ -9,8 +9,9 @@ student's deadline, and their cutoffs with it by as much. The row keeps the poin
 (``raw_score``), the factor (``late_factor``), the points taken off (``penalty``) and what counts
 (``final_score``, also its ``score``).
 
-The extensions file is a CSV with a header naming ``deadline`` and one of ``submission``, ``email``
-or ``id`` (the roster's columns, to say who it is); more columns are allowed.
+The extensions file is a CSV with a header naming ``deadline`` (or ``due``) and one of
+``submission``, ``email``, ``id`` or ``student`` (the roster's columns, to say who it is); more
+columns are allowed.
 """
 
 from __future__ import annotations
@@ -97,14 +98,16 @@ def read_extensions(path: Path, roster: Roster | None) -> dict[str, datetime]:
     """{submission folder's name (``name_key``): its deadline} from the extensions file, whose lines
     name a student by ``submission``, or by ``email`` or ``id`` through the roster; raises PolicyError."""
     try:
-        rows = read_table(path, ("deadline",), "the extensions file")
+        rows = read_table(path, (), "the extensions file")
     except TableError as error:
         raise PolicyError(str(error)) from None
     extended = {}
     for line, cells in rows:
+        if "deadline" not in cells and "due" not in cells:
+            raise PolicyError(f"the extensions file {path}: no column deadline (or due) in its first line")
         name = cells.get("submission") or _rostered(cells, roster, f"{path}, line {line}")
         try:
-            extended[name_key(name)] = parse_time(cells["deadline"])
+            extended[name_key(name)] = parse_time(cells.get("deadline") or cells.get("due", ""))
         except ValueError as error:
             raise PolicyError(f"the extensions file {path}, line {line}: {error}") from None
     return extended
@@ -112,7 +115,7 @@ def read_extensions(path: Path, roster: Roster | None) -> dict[str, datetime]:
 
 def _rostered(cells: dict, roster: Roster | None, where: str) -> str:
     """The submission folder of the student an extension names by email or id, through the roster."""
-    for column in ("email", "id"):
+    for column in ("email", "id", "student"):
         if cells.get(column):
             if roster is None:
                 raise PolicyError(f"the extensions file {where}: names a student by {column}, which needs --roster")
@@ -120,7 +123,7 @@ def _rostered(cells: dict, roster: Roster | None, where: str) -> str:
             if found is None:
                 raise PolicyError(f"the extensions file {where}: no student with {column} {cells[column]} in the roster")
             return found.submission
-    raise PolicyError(f"the extensions file {where}: name the student (submission, email or id)")
+    raise PolicyError(f"the extensions file {where}: name the student (submission, email, id or student)")
 
 
 def number(value: float) -> float | int:

@@ -45,6 +45,13 @@ class TermPlan:
         return self.record.latest(name, self.policy.last_accepted(name) if self.policy else None)
 
 
+def names_a_record(at: str) -> bool:
+    """Whether ``--at`` names a file of the record's formats (a ``.csv`` or ``.json`` that is there)
+    rather than a tag or a date."""
+    path = Path(at)
+    return path.suffix.lower() in (".csv", ".json") and path.is_file()
+
+
 def settle(*, at: str | None, record: str | None, roster_file: str | None, extensions: str | None,
            late_rules: Sequence[str] = (), shard: str | None = None, feedback: str | None = None,
            out: Path) -> TermPlan:

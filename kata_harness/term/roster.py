@@ -54,7 +54,8 @@ class Roster:
         return next((s for s in self.students if name_key(s.submission) == key), None)
 
     def find_by(self, column: str, value: str) -> Student | None:
-        """The student whose ``email`` or ``id`` is ``value`` (an email without regard to case)."""
+        """The student whose ``email``, ``id`` or ``student`` name is ``value`` (an email without
+        regard to case)."""
         same = (lambda a, b: a.casefold() == b.casefold()) if column == "email" else (lambda a, b: a == b)
         return next((s for s in self.students if getattr(s, column) and same(getattr(s, column), value)), None)
 
