@@ -117,14 +117,18 @@ def test_with_a_record_a_tag_counts_only_for_a_commit_the_record_names(tmp_path)
 
 def test_the_record_is_read_from_a_csv_or_from_classroom_50s_scores(tmp_path):
     sha = "a" * 40
-    (tmp_path / "times.csv").write_text(
-        "\ufeffsubmission,submitted_at,commit,anything\n"
-        f"Alice,2026-11-30 23:58:01 UTC,{sha},x\nalice,2026-12-01T08:00+08:00,,\nbob,2026-11-30,,\n", encoding="utf-8")
+    (tmp_path / "times.csv").write_text(   # an LMS's export: times, no commits
+        "\ufeffsubmission,submitted_at,anything\n"
+        "Alice,2026-11-30 23:58:01 UTC,x\nalice,2026-12-01T08:00+08:00,\nbob,2026-11-30,\n", encoding="utf-8")
     times = record.read_record(tmp_path / "times.csv")
     assert [record.time_text(s.at) for s in times.of("ALICE")] == ["2026-11-30T23:58:01Z", "2026-12-01T00:00:00Z"]
-    assert times.latest("alice", record.parse_time("2026-12-01T00:00Z")).commit is None   # the later line, on the dot
-    assert times.latest("alice", record.parse_time("2026-11-30T23:59Z")).commit == sha
-    assert times.naming("alice", sha.upper()) is not None and times.of("carol") == []
+    assert record.time_text(times.latest("alice", record.parse_time("2026-12-01T00:00Z")).at) == "2026-12-01T00:00:00Z"
+    assert times.latest("alice", record.parse_time("2026-11-30T23:59Z")).where.endswith("line 2")
+    assert times.of("carol") == [] and not times.problems
+    (tmp_path / "fetch.csv").write_text(f"submission,submitted_at,commit\nalice,2026-12-01,{sha.upper()}\nbob,2026-12-01,\n")
+    fetched = record.read_record(tmp_path / "fetch.csv")
+    assert fetched.naming("alice", sha) is not None and fetched.of("bob") == []   # a fetch that found no commit
+    assert fetched.problems == ["fetch.csv line 3: no commit, where the record names commits: not used"]
     for bad, why in (("alice,yesterday,\n", "not a date and time"), (f"alice,2026-11-30,{sha[:12]}\n", "not a full SHA"),
                      (",2026-11-30,\n", "no submission named")):
         (tmp_path / "bad.csv").write_text("submission,submitted_at,commit\n" + bad)

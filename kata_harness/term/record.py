@@ -139,8 +139,14 @@ def read_record(path: Path) -> Record:
 
 
 def _csv(rows: list[tuple[int, dict[str, str]]], source: str) -> Record:
+    """The submissions of a CSV record. Where some lines name a commit, a line that names none is
+    left out (a fetch that found no commit, say): it would let the folder as it is now be graded."""
     record = Record(source)
+    commits = any(cells.get("commit") for _, cells in rows)
     for line, cells in rows:
+        if commits and not cells.get("commit"):
+            record.problems.append(f"{source} line {line}: no commit, where the record names commits: not used")
+            continue
         name, commit = cells["submission"], cells.get("commit", "").lower() or None
         if not name:
             raise RecordError(f"the record {source}, line {line}: no submission named")
