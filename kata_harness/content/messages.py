@@ -458,7 +458,7 @@ MESSAGES = {
         "zh": "提交时间 {at}，晚于截止时间 {deadline}：所得的 {raw} 分按 {factor}% 计算，记 {final} 分。",
     },
     "feedback.no_submission": {"en": "No submission of yours was found.", "zh": "没有找到你的提交。"},
-    "feedback.notes": {"en": "Notes from the grader", "zh": "评分说明"},
+    "feedback.notes": {"en": "Notes from the grader", "zh": "评分说明（评分程序记录的原文）"},
     "feedback.col_function": {"en": "Function", "zh": "函数"},
     "feedback.col_result": {"en": "Result", "zh": "结果"},
     "feedback.col_points": {"en": "Points", "zh": "得分"},

@@ -94,7 +94,9 @@ class _Sheet:
         return message("feedback.on_time" if self.row["late_factor"] == 1 else "feedback.late", self.lang, **fields)
 
     def notes(self) -> list[str]:
-        notes = [n.strip() for n in str(self.row.get("notes", "")).split("; ") if n.strip()]
+        """The gradebook's notes on the row, as the grader wrote them (the one a student most needs
+        in their language: that there was no submission; none for the instructor alone)."""
+        notes = [n.strip() for n in str(self.row.get("notes", "")).split("; ") if n.strip() and n.strip() != "not on the roster"]
         return [message("feedback.no_submission", self.lang) if n == "no submission" else n for n in notes]
 
     def tables(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
