@@ -121,7 +121,7 @@ def main(argv: list[str]) -> int:
     commands.utf8_output()
     try:
         command = commands.parse(argv, STARTED)
-        if command.light:   # hint, reset, report: no torch, no children
+        if command.light:   # hint, reset, report, export, merge: no torch, no children
             return command.run()
         if _torch_missing():
             return 3

@@ -65,13 +65,30 @@ def digest(named: Iterable[tuple[str, bytes]]) -> str:
     return hasher.hexdigest()
 
 
+def _umask() -> int:
+    """The process's umask: read from /proc where there is one (nothing changes it, even for a moment,
+    while other threads create files), else set and restored at once."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path``, then move it into place: a reader (or a
-    run stopped halfway) sees the old file or the new one, never half of one."""
+    run stopped halfway) sees the old file or the new one, never half of one. The file gets the
+    permissions any file made here gets (the umask's: a gradebook, a report and a student's feedback
+    readable by the group when the umask says so), not the temporary file's owner-only ones."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        Path(temporary).chmod(0o666 & ~_umask())
         Path(temporary).replace(path)
     except BaseException:
         try:

@@ -99,7 +99,8 @@ def test_the_gradebook_names_the_pitfall_of_every_failure_and_the_csv_keeps_its_
 
     written = _gradebook(Path("gradebook.csv"), rows, FUNCTIONS).decode("utf-8-sig")
     header = next(csv.reader(io.StringIO(written)))
-    assert header == ["submission", "score", "max_score", *[f.qualified for f in FUNCTIONS], "notes"]
+    assert header == ["submission", "score", "max_score", *[f.qualified for f in FUNCTIONS], "notes",
+                      "graded_at", "project", "official"]
 
 
 # --- the page in a real browser ----------------------------------------------------------------------
@@ -135,6 +136,7 @@ def _loaded(page, path):
 
 @pytest.mark.e2e
 @needs_chromium
+@pytest.mark.e2e
 def test_every_number_the_browser_draws_is_the_gradebooks(graded):
     made, rows, where = graded
     with browser.Browser() as page:
@@ -186,10 +188,10 @@ def test_every_number_the_browser_draws_is_the_gradebooks(graded):
         assert section == INFO[p["function"]].section and p["function"] in function.replace("\n", "")
         assert title.startswith(caught[0]["pitfall_title"]["en"])
         assert any(c["call"] in example and c["differed"]["en"][:200] in example for c in caught)
-    ranked = sorted(((p["count"] / p["attempted"], p["count"]) for p in table), reverse=True)
+    ranked = sorted(((p["count"], p["count"] / p["attempted"]) for p in table), reverse=True)
     teach = {(f, k) for f, k, _ in shown["teach"]}
     assert len(shown["teach"]) == min(5, len(table))
-    assert sorted(((p["count"] / p["attempted"], p["count"]) for p in table if (p["function"], p["pitfall"]) in teach),
+    assert sorted(((p["count"], p["count"] / p["attempted"]) for p in table if (p["function"], p["pitfall"]) in teach),
                   reverse=True) == ranked[:5]
     for _, _, text in shown["teach"]:
         assert "lesson §" in text and "%" in text
@@ -201,6 +203,7 @@ def test_every_number_the_browser_draws_is_the_gradebooks(graded):
 
 @pytest.mark.e2e
 @needs_chromium
+@pytest.mark.e2e
 def test_nothing_a_submission_named_printed_or_raised_runs_in_the_report(graded):
     _, rows, where = graded
     with browser.Browser() as page:
@@ -268,6 +271,7 @@ def test_the_report_is_drawn_again_from_the_stored_gradebook_without_torch(grade
 
 @pytest.mark.e2e
 @needs_chromium
+@pytest.mark.e2e
 def test_the_chinese_report_in_the_browser(graded, tmp_path):
     _, _, where = graded
     assert _report(str(where / "gradebook.json"), "--out", str(tmp_path / "zh.html"), "--lang", "zh").returncode == 0
@@ -316,3 +320,48 @@ def test_a_class_of_a_thousand_is_under_2_mb_and_draws_in_under_a_second(tmp_pat
             drawn.append(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))
     assert shown["submissions"] == 1000 and len(shown["roster"]) == 1000
     assert 0 < min(drawn) < 1000, drawn   # milliseconds from navigation to the end of the load event
+
+
+# --- what the term adds: when and how, shared solutions, students and late penalties -------------------
+
+TERM_READ_BACK = """(() => ({
+  graded: document.getElementById('graded').innerText,
+  gradedData: {...document.getElementById('graded').dataset},
+  shared: [...document.querySelectorAll('#shared tbody tr')].map((tr) => ({kata: tr.dataset.kata,
+    count: Number(tr.dataset.count), names: [...tr.querySelectorAll('.together span')].map((s) => s.textContent)})),
+  intro: document.querySelector('#shared p').innerText,
+  head: [...document.querySelectorAll('#roster thead th')].map((th) => th.textContent),
+  roster: [...document.querySelectorAll('#roster tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
+  fonts: ['body', 'code', 'svg text'].map((selector) => getComputedStyle(document.querySelector(selector)).fontFamily),
+}))()"""
+
+
+@needs_chromium
+def test_the_report_shows_when_and_how_shared_solutions_and_students(tmp_path):
+    rows = synthetic_gradebook(4, seed=2)
+    names = ["张伟", "李娜", "Ann <b>", "Bo"]
+    for number, row in enumerate(rows):
+        row.update(student=names[number], email=f"s{number}@uni.example", id=str(1000 + number),
+                   graded_at="2026-12-01T10:00:00Z" if number else "2026-12-01T09:58:00Z", project="abc123def456",
+                   official=True, raw_score=row["score"], late_factor=0.5 if number == 1 else 1.0,
+                   penalty=row["score"] / 2 if number == 1 else 0)
+    cluster = {"kata": "k05_devices", "submissions": [rows[0]["submission"], rows[2]["submission"], rows[3]["submission"]]}
+    pair = {"kata": "k01_creation", "submissions": [rows[0]["submission"], rows[1]["submission"]]}
+    rows[0]["shared"], rows[1]["shared"], rows[2]["shared"], rows[3]["shared"] = [cluster, pair], [pair], [cluster], [cluster]
+    class_report.write(tmp_path / "report.html", rows, KATAS, "zh", source="gradebook.json")
+    with browser.Browser() as page:
+        page.load(tmp_path / "report.html")
+        assert page.problems() == []
+        shown = page.evaluate(TERM_READ_BACK)
+        page.screenshot(tmp_path / "term.png", 1100, 1500)
+    assert shown["gradedData"] == {"from": "2026-12-01T09:58:00Z", "to": "2026-12-01T10:00:00Z", "project": "abc123def456",
+                                   "official": "official"}
+    assert "2026-12-01 09:58 – 2026-12-01 10:00" in shown["graded"] and "正式评分" in shown["graded"]
+    assert shown["shared"] == [{"kata": "k05_devices", "count": 3, "names": cluster["submissions"]},
+                               {"kata": "k01_creation", "count": 2, "names": pair["submissions"]}]   # the largest first
+    assert "不是结论" in shown["intro"]   # a pointer for a conversation, not a verdict
+    assert shown["head"][1] == "学生" and "迟交扣分" in shown["head"]
+    assert [r[1] for r in shown["roster"]] == names   # names shown as they are, markup as text
+    assert shown["roster"][1][3] == f"−{class_report.number_text(rows[1]['score'] / 2)}" and shown["roster"][0][3] == ""
+    for family in shown["fonts"]:   # a font that holds Chinese on macOS, Windows and Linux, whichever the body uses
+        assert all(name in family for name in ("PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC")), family

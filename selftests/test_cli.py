@@ -20,7 +20,7 @@ from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_
 from selftests.warm import grade_here
 
 CURRICULUM = load_curriculum()
-SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "check")
+SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "export", "merge", "check")
 
 
 def _first(kata_index: int = 0):

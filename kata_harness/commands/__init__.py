@@ -13,9 +13,9 @@ Every refusal (a bad option, an unknown kata, a folder that is not there) is a `
 raised wherever it is found and printed once, by grade.py, with exit status 2.
 
 Each subcommand is one module of this package (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``,
-``release``, ``batch``, ``report``, ``check``) with a ``run(args, *, started)``; ``Command.run`` imports only
-the one asked for, so ``hint``, ``reset`` and ``report`` answer without loading anything that starts a
-child or torch.
+``release``, ``batch``, ``report``, ``export``, ``merge``, ``check``) with a ``run(args, *, started)``;
+``Command.run`` imports only the one asked for, so ``hint``, ``reset``, ``report``, ``export`` and
+``merge`` answer without loading anything that starts a child or torch.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ FORMATS = ("text", "json", "classroom", "gradescope", "markdown", "workflow")
 VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gradescope's own words
 # Subcommands that need neither torch nor a child process: they answer at once, even where the
 # learner's environment is not active.
-LIGHT = ("hint", "reset", "report")
+LIGHT = ("hint", "reset", "report", "export", "merge")
 GRADING = ("grade", "watch", "check", "batch")   # the subcommands that start learner lanes and referees
 __all__ = ["UsageError", "Command", "parse", "build_parser", "utf8_output"]
 class Parser(argparse.ArgumentParser):
@@ -167,12 +167,14 @@ def build_parser() -> Parser:
     batch.add_argument("--no-sandbox", action="store_true",
                        help="grade without bubblewrap (submissions can then reach this machine's files)")
     batch.add_argument("--at", metavar="TAG|DATE", default=None,
-                       help="grade each repository's kata files as git has them at a tag (or the last tag "
-                            "matching a pattern such as 'submit/*'), or at the last commit on its default branch "
-                            "before a date (2026-12-01T09:00Z; a commit's date is set by the student)")
+                       help="with --record: the deadline (a date: each student's last submission the record lists "
+                            "by then) or a tag (graded only if the record names its commit); without one, a tag (or the "
+                            "last tag matching a pattern such as 'submit/*') or the last commit on the default branch "
+                            "before a date (2026-12-01T09:00Z): tags and commit dates are the student's to set")
     batch.add_argument("--report", metavar="FILE.html", default=None,
                        help="also write the class report: which pitfalls the class fell into, one page to open in a "
                             "browser (in --lang); `grade.py report` draws it again from a JSON gradebook")
+    _term_options(batch)
 
     report = commands.add_parser("report", parents=[lang], help="instructor: the class report of a JSON gradebook",
                                  description="Draw the class report (scores, each function's standing, the pitfalls "
@@ -181,6 +183,26 @@ def build_parser() -> Parser:
     report.add_argument("gradebook", metavar="GRADEBOOK.json", help="a gradebook written by grade.py batch --out FILE.json")
     report.add_argument("--out", default="class-report.html", metavar="FILE.html",
                         help="the page to write (default class-report.html)")
+
+    export = commands.add_parser("export", help="instructor: a JSON gradebook's scores for Canvas or Moodle",
+                                 description="Write a JSON gradebook's scores as a learning platform imports them: "
+                                             "your own Canvas gradebook export with one assignment column filled "
+                                             "(--canvas, --column), or Moodle's email,grade rows (--moodle).")
+    export.add_argument("gradebook", metavar="GRADEBOOK.json", help="a gradebook written by grade.py batch --out FILE.json")
+    export.add_argument("--canvas", metavar="CANVAS_EXPORT.csv", default=None,
+                        help="your Canvas gradebook export (Grades -> Export -> Export Entire Gradebook)")
+    export.add_argument("--column", metavar="NAME", default=None,
+                        help="with --canvas: the assignment column to fill (found as NAME or NAME (id); added if absent)")
+    export.add_argument("--moodle", action="store_true", help="write email,grade (or idnumber,grade) for Moodle's CSV import")
+    export.add_argument("--out", required=True, metavar="FILE.csv", help="the file to write")
+
+    merge = commands.add_parser("merge", parents=[lang], help="instructor: one gradebook from the shards of a class",
+                                description="Merge the JSON gradebooks of `grade.py batch --shard K/N` into the "
+                                            "gradebook one unsharded run writes (and, if asked, its report and feedback).")
+    merge.add_argument("shards", metavar="SHARD.json", nargs="+", help="the shards' JSON gradebooks")
+    merge.add_argument("--out", required=True, metavar="FILE", help="the gradebook: .csv or .json")
+    merge.add_argument("--report", metavar="FILE.html", default=None, help="also write the class report")
+    merge.add_argument("--feedback", metavar="DIR", default=None, help="also write each student's feedback into DIR")
 
     check = commands.add_parser("check", help="kata author: check that every kata is complete and consistent",
                                 description="Check every kata: stub, reference, tests and curriculum exist; "
@@ -192,6 +214,27 @@ def build_parser() -> Parser:
                        help="skip grading the reference and the stubs (the slow part)")
     parser.subcommands = dict(commands.choices)   # name -> its parser, for the checks argparse cannot express
     return parser
+def _term_options(batch) -> None:
+    """batch's options for the instructor's term: feedback, the roster, the record of submissions
+    and the late policy, a shard of the class."""
+    batch.add_argument("--feedback", metavar="DIR", default=None,
+                       help="also write each student's feedback: DIR/<submission>.md and .html (in --lang)")
+    batch.add_argument("--roster", metavar="ROSTER.csv", default=None,
+                       help="who each submission is: a CSV with the columns submission,student,email,id (more allowed)")
+    batch.add_argument("--record", metavar="FILE", default=None,
+                       help="the instructor's record of submissions, which decides what is graded and when it was "
+                            "submitted: a CSV with submission,submitted_at[,commit], or Classroom 50's scores.json; "
+                            "with --at DATE, each student's last submission by that deadline")
+    batch.add_argument("--extensions", metavar="FILE", default=None,
+                       help="per-student deadlines: a CSV with deadline and submission (or the roster's email, id or student)")
+    batch.add_argument("--late", metavar="CUTOFF=FACTOR", action="append", default=None,
+                       help="a late rule, as many as wanted: a submission after the deadline (--at DATE) and by CUTOFF "
+                            "keeps FACTOR of its points (--late 2026-12-03T23:59Z=0.8); after the last cutoff, none")
+    batch.add_argument("--shard", metavar="K/N", default=None,
+                       help="grade part K of N of the class (every submission is in exactly one part) into a JSON "
+                            "gradebook for `grade.py merge`")
+
+
 @dataclass
 class Command:
     """A parsed command line: the subcommand, its options, and when grade.py started."""

@@ -23,6 +23,7 @@ spreadsheets show Chinese names.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -34,7 +35,6 @@ import stat
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -53,8 +53,12 @@ from ..judging.expectations import Recorded
 from ..judging.judge import grade
 from ..judging.verdicts import Verdict
 from ..layout import ROOT, Layout
-from ..outputs import class_report, gradebook
+from ..outputs import class_report, feedback, gradebook
 from ..outputs.gradebook import GRADEBOOK_LIMIT
+from ..outputs.progress import Progress
+from ..term import plan as term
+from ..term import shared
+from ..term.record import Submitted, time_text
 from . import UsageError, repository
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
@@ -71,6 +75,7 @@ class Submission:
     files: dict | None = None           # file name -> bytes; None when there is nothing to grade
     notes: list = field(default_factory=list)
     digest: str = ""
+    submitted: Submitted | None = None   # the instructor's record's submission it is (``--record``)
     # Whether every job of its grading ended normally (else its row is never cached).
     graded_normally: bool = True
 
@@ -100,9 +105,14 @@ def find_katas(folder: Path) -> Path | None:
     return folder if any(_KATA_NAME.match(n) for n in names) else None
 
 
-def read_submission(submission: Submission, katas: set[str], at: str | None = None) -> None:
+def read_submission(submission: Submission, katas: set[str], at: str | None = None,
+                    plan: term.TermPlan | None = None) -> None:
     """Read the submission's kata files into memory, noting every file that is refused; with
-    ``at`` (a tag or a date), from its git repository at that point (``repository``)."""
+    ``at`` (a tag or a date), from its git repository at that point (``repository``); with the
+    instructor's record (``plan.record``), the submission it names (``_read_recorded``)."""
+    if plan is not None and plan.record is not None:
+        _read_recorded(submission, katas, at, plan)
+        return
     if at is not None:
         _read_at(submission, katas, at)
         return
@@ -154,26 +164,89 @@ def _read_at(submission: Submission, katas: set[str], at: str) -> None:
     """The kata files of the submission's repository at the tag or date ``at``, read from git."""
     try:
         point = repository.resolve(submission.folder, at)
-        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
     except repository.GitError as problem:
         submission.notes.append(str(problem))
         return
+    _read_point(submission, katas, point)
+
+
+def _read_point(submission: Submission, katas: set[str], point: repository.Point) -> bool:
+    """The kata files of ``point``'s commit, read from git into ``submission``; False (and a note)
+    where git cannot read them."""
+    try:
+        files, notes = repository.kata_files(submission.folder, point, katas, KATA_FILE_LIMIT)
+    except repository.GitError as problem:
+        submission.notes.append(str(problem))
+        return False
     submission.notes += [point.note(), *notes]
     if not files:
         submission.notes.append("no kNN_*.py files in that commit (in katas/ or at its top)")
     submission.files = files
     submission.digest = digest(files.items())
+    return True
 
 
-def collect(directory: Path, katas: set[str], at: str | None = None) -> list[Submission]:
+def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan: term.TermPlan) -> None:
+    """The kata files of the submission the instructor's record names for this folder: by a tag
+    (``--at TAG``), only if the record names the commit it points to; else the last one the record
+    lists by the deadline (or the last late cutoff; with no deadline, the last one), from git at the
+    commit the record names, or from the folder as it is where the record names no commit. A commit
+    the record does not name is never graded, whatever the repository's tags and dates say."""
+    assert plan.record is not None
+    if not plan.record.of(submission.name):
+        submission.notes.append(f"no submission in the record {plan.record.source}: not graded")
+        return
+    point = None
+    if at is not None and not repository.is_date(at):
+        try:
+            point = repository.resolve(submission.folder, at)
+        except repository.GitError as problem:
+            submission.notes.append(str(problem))
+            return
+        chosen = plan.record.naming(submission.name, point.commit)
+        if chosen is None:
+            submission.notes.append(f"{point.named} is commit {point.commit[:12]}, which the record "
+                                    f"{plan.record.source} does not name: not graded")
+            return
+    else:
+        chosen = plan.counted(submission.name)
+        if chosen is None:
+            until = time_text(plan.policy.last_accepted(submission.name)) if plan.policy else "now"
+            submission.notes.append(f"no submission in the record {plan.record.source} by {until}: not graded")
+            return
+    submission.submitted = chosen
+    submission.notes.append(chosen.note())
+    if chosen.commit is None:
+        read_submission(submission, katas)   # the record names no commit: the folder is what was handed in
+        return
+    _read_recorded_commit(submission, katas, chosen, point)
+
+
+def _read_recorded_commit(submission: Submission, katas: set[str], chosen: Submitted,
+                          point: repository.Point | None) -> None:
+    """The kata files at the commit the record names (refused, with a note, where the repository
+    does not hold exactly that commit)."""
+    if point is None:
+        try:
+            point = repository.recorded(submission.folder, str(chosen.commit),
+                                        f"the record's submission of {time_text(chosen.at)}")
+        except repository.GitError as problem:
+            point = None
+            submission.notes.append(str(problem))
+    if point is None or not _read_point(submission, katas, point):
+        submission.submitted = None
+
+
+def collect(directory: Path, katas: set[str], at: str | None = None,
+            plan: term.TermPlan | None = None) -> list[Submission]:
     """The submissions in ``directory`` (real folders only), with their kata files read (with ``at``,
-    from git at that tag or date). Whatever goes wrong while reading one (a folder nobody may open,
-    one nested a thousand levels deep, anything raised) is a note on its row, and the others are
-    read as usual."""
+    from git at that tag or date; with ``plan``, only its shard's, as its record names them).
+    Whatever goes wrong while reading one (a folder nobody may open, one nested a thousand levels
+    deep, anything raised) is a note on its row, and the others are read as usual."""
     found = []
     for entry in sorted(os.listdir(directory)):   # noqa: PTH208 (names as the folder holds them, undecodable bytes included)
         folder = directory / entry
-        if entry.startswith("."):
+        if entry.startswith(".") or (plan is not None and not plan.keeps(entry)):
             continue
         if folder.is_symlink():
             found.append(Submission(entry, folder, notes=["a symbolic link, not a folder (not graded)"]))
@@ -182,7 +255,7 @@ def collect(directory: Path, katas: set[str], at: str | None = None) -> list[Sub
             continue
         submission = Submission(entry, folder)
         try:
-            read_submission(submission, katas, at)
+            read_submission(submission, katas, at, plan)
         except Exception as error:   # a submission must never stop the gradebook
             submission.files = None
             submission.notes.append(f"could not be read ({type(error).__name__}: {error})")
@@ -219,32 +292,19 @@ def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> st
     return digest([*sources, ("state", state)])
 
 
-class Progress:
-    """A progress bar with an ETA on standard error."""
-
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.started, self.stream = total, 0, time.monotonic(), stream
-        self.lock = threading.Lock()
-
-    def step(self, name: str) -> None:
-        """Count one more submission done and redraw the bar."""
-        with self.lock:
-            self.done += 1
-            elapsed = time.monotonic() - self.started
-            eta = elapsed / self.done * (self.total - self.done)
-            width = 30
-            filled = round(width * self.done / self.total)
-            shown = name[:30].encode("ascii", "replace").decode()
-            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
-                              f"  ETA {eta:4.0f} s  {shown:<30}")
-            if self.done == self.total:
-                self.stream.write("\n")
-            self.stream.flush()
-
-
 def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
-    """The gradebook row of a submission (``gradebook.row``; all zeros when it could not be graded)."""
-    return gradebook.row(submission.name, submission.notes, functions, verdicts)
+    """The gradebook row of a submission (``gradebook.row``; all zeros when it could not be graded),
+    with the ``fingerprints`` of its kata files (``term.shared``)."""
+    row = gradebook.row(submission.name, submission.notes, functions, verdicts)
+    if submission.files is not None:
+        row["fingerprints"] = shared.fingerprints(submission.files, _stub_fingerprints())
+    return row
+
+
+@functools.lru_cache(maxsize=1)
+def _stub_fingerprints() -> dict[str, str]:
+    """The fingerprints of this project's stubs: a kata file that is still the stub is no solution."""
+    return shared.stub_fingerprints(Layout(ROOT).katas)
 
 
 class GradedKatas:
@@ -335,13 +395,17 @@ class _Worker:
 
 def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
               function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None,
-              at: str | None = None, lanes: LaneFactory = learner_lane) -> list[dict]:
+              at: str | None = None, lanes: LaneFactory = learner_lane, plan: term.TermPlan | None = None,
+              official: bool = False) -> list[dict]:
     """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
     ``expected()`` gives the expected observations; it is called only if something needs grading.
     ``extras``: the hidden cases of official grading (``expected()`` holds their observations too).
     ``at``: a tag or a date; each submission is then its git repository's kata files at that point.
-    ``lanes``: makes each worker's lane (``api.Processes.lanes``)."""
-    submissions = collect(directory, {f.kata for f in functions}, at)
+    ``lanes``: makes each worker's lane (``api.Processes.lanes``). ``plan``: the term's part (the
+    roster, the instructor's record and late policy, the shard: ``term.plan``). ``official``:
+    whether the rows are the official grade (the hidden cases, with the secret)."""
+    plan = plan or term.TermPlan()
+    submissions = collect(directory, {f.kata for f in functions}, at, plan)
     rows: dict[str, dict] = {}
     with_katas = []
     for submission in submissions:
@@ -375,7 +439,9 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     finally:
         for worker in workers:
             worker.close()
-    ordered = [rows[s.name] for s in submissions]
+    stamp = _stamp(rows, official)
+    ordered = term.finish(plan, [rows[s.name] for s in submissions], {s.name: s.submitted for s in submissions},
+                          functions, stamp)
     write_atomically(out, gradebook.encode(out, ordered, functions))
     if state is not None:   # only rows whose every job ended normally: any other is graded again next time
         write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
@@ -384,6 +450,16 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     print(f"{len(submissions)} submissions: {len(todo)} graded, {reused} unchanged (results reused), "
           f"{len(submissions) - len(with_katas)} without katas -> {out}", file=log)
     return ordered
+
+
+def _stamp(rows: dict[str, dict], official: bool) -> dict:
+    """Give each row graded in this run how it was graded (``term.provenance``: when, by which
+    commit, official or practice; a row from the cache keeps its own); returns that stamp."""
+    stamp = term.provenance(official)
+    for name, row in rows.items():
+        if "graded_at" not in row:
+            rows[name] = {**row, **stamp}
+    return stamp
 
 
 def _cache_path(out: Path) -> Path:
@@ -575,6 +651,7 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
     """``grade.py batch DIR [--out FILE.csv|FILE.json] [--report FILE.html] [-j N]``: grade every submission
     folder in DIR (and, with ``--report``, write the class report of the gradebook)."""
     directory, report = _checked_arguments(args)
+    plan = _term_plan(args)
     settled = api.settle(solutions=directory, lang=args.lang, against=args.against, secret_file=args.secret_file,
                          sandboxed=not args.no_sandbox, function_timeout=args.timeout, processes=processes,
                          started=started, command="batch")
@@ -592,8 +669,33 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
     rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
                      jobs=default_jobs() if args.jobs is None else args.jobs, function_timeout=settled.function_timeout,
-                     sandboxed=settled.sandboxed, extras=cases.extras, at=args.at, lanes=settled.processes.lanes)
+                     sandboxed=settled.sandboxed, extras=cases.extras, at=args.at, lanes=settled.processes.lanes,
+                     plan=plan, official=cases.official)
     if report is not None:
         class_report.write(report, rows, list(settled.katas), settled.lang, source=Path(args.out).name)
         print(message("report.written", settled.lang, path=report), file=sys.stderr)
+    if plan.feedback is not None:
+        written = feedback.write_all(plan.feedback, rows, list(settled.katas), settled.lang)
+        print(f"feedback for {len(written)} submissions -> {plan.feedback}", file=sys.stderr)
     return 0
+
+
+def _term_plan(args) -> term.TermPlan:
+    """The term's part of this run (``term.plan.settle``: every file it names read and checked now),
+    and a word on standard error about what the deadline then rests on. ``--at RECORD.csv`` (or
+    ``scores.json``, a file of the record's formats) is ``--record RECORD.csv``."""
+    if args.record is None and args.at is not None and term.names_a_record(args.at):
+        args.record, args.at = args.at, None
+    plan = term.settle(at=args.at, record=args.record, roster_file=args.roster, extensions=args.extensions,
+                       late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out))
+    if plan.record is not None:
+        for problem in plan.record.problems[:20]:
+            print(f"batch: {problem}", file=sys.stderr)
+        if len(plan.record.problems) > 20:
+            print(f"batch: ... and {len(plan.record.problems) - 20} more entries of the record not used", file=sys.stderr)
+    elif args.at is not None:
+        print(f"batch: --at {args.at} chooses each commit by what the student wrote ("
+              f"{'its committer date' if repository.is_date(args.at) else 'a tag, which anyone who can push names'}); "
+              f"for a deadline no student can move, give the platform's or your own record: --record FILE "
+              f"(README, \"Deadline grading\")", file=sys.stderr)
+    return plan

@@ -18,8 +18,9 @@ shared ``commondir``, borrowed objects through ``objects/info/alternates``) is r
 name a classmate's commit as its own.
 
 What a date is worth: a commit's date is set by whoever made the commit, so ``--at DATE`` trusts
-the student's clock, and a tag is the student's too. What was pushed by the deadline is what a
-clone made at the deadline holds.
+the student's clock, and a tag is a name the student can push at any time. What was pushed by the
+deadline is what a clone made at the deadline holds; and with the instructor's record
+(``batch --record``, ``term.record``) the point is the commit the record names (``recorded``).
 """
 
 from __future__ import annotations
@@ -374,6 +375,17 @@ def resolve(folder: Path, at: str) -> Point:
         if tagged is None:
             raise GitError(f"{names[-1]} names no commit")
         return Point(tagged, "tag " + names[-1].removeprefix("refs/tags/"), _committer_date(view, tagged))
+
+
+def recorded(folder: Path, commit: str, named: str) -> Point:
+    """The commit the instructor's record names (a full SHA) as the point to grade ``folder`` at,
+    ``named`` as the record names it; raises ``GitError`` where the repository does not hold exactly
+    that commit (the record is what decides, not the repository's tags or dates)."""
+    with _viewed(git_dir(folder)) as view:
+        found = _commit_of(view, commit)
+        if found is None or found != commit.lower():
+            raise GitError(f"the commit the record names ({commit[:12]}) is not in this repository: not graded")
+        return Point(found, named, _committer_date(view, found))
 
 
 def kata_files(folder: Path, point: Point, katas: set[str], limit: int) -> tuple[dict[str, bytes], list[str]]:

@@ -492,6 +492,54 @@ MESSAGES = {
     },
     "report.unreadable": {"en": "report: cannot read {file} ({why})", "zh": "report：无法读取 {file}（{why}）"},
     "report.unwritable": {"en": "report: cannot write {file} ({why})", "zh": "report：无法写入 {file}（{why}）"},
+    # --- the instructor's term: what the report adds, and each student's feedback ------------------
+    "report.graded": {"en": "Graded {when} (UTC) by project {project}: {how}.",
+                      "zh": "评分时间 {when}（UTC），项目版本 {project}：{how}。"},
+    "report.official": {"en": "official grading, hidden checks included", "zh": "正式评分，包括隐藏检查"},
+    "report.practice": {"en": "practice grading, public checks only", "zh": "练习评分，只有公开检查"},
+    "report.mixed": {"en": "some rows official, some practice", "zh": "部分为正式评分，部分为练习评分"},
+    "report.shared": {"en": "Shared solutions", "zh": "相同的解答"},
+    "report.shared_intro": {
+        "en": "Submissions whose file for a kata is the same once comments and whitespace are removed (and is not the "
+              "stub). A pointer for a conversation, not a verdict: short katas have few ways to be right, students may "
+              "work together where the course allows it, and a shared file says nothing about who wrote it.",
+        "zh": "这些提交中某个练习的文件在去掉注释和空白之后完全相同（且不是初始模板）。这只是和学生谈一谈的线索，"
+              "不是结论：短小的练习本来就没有几种正确写法，课程允许时学生可以合作，而且相同的文件说明不了是谁写的。",
+    },
+    "report.no_shared": {"en": "No two submissions share a kata file.", "zh": "没有两份提交的练习文件相同。"},
+    "report.common": {"en": "{count} submissions: a common way to write it (show them)",
+                      "zh": "{count} 份提交：这是常见的写法（点击展开）"},
+    "report.col_kata": {"en": "Kata", "zh": "练习"},
+    "report.col_together": {"en": "Submissions sharing it", "zh": "共用的提交"},
+    "report.col_student": {"en": "Student", "zh": "学生"},
+    "report.col_late": {"en": "Late penalty", "zh": "迟交扣分"},
+    "feedback.title": {"en": "Feedback on your katas: {name}", "zh": "练习反馈：{name}"},
+    "feedback.graded": {"en": "Graded {when} (UTC): {how}.", "zh": "评分时间 {when}（UTC）：{how}。"},
+    "feedback.official": {"en": "the official grade, hidden checks included", "zh": "正式成绩，包括隐藏检查"},
+    "feedback.practice": {"en": "a practice grade, public checks only", "zh": "练习成绩，只有公开检查"},
+    "feedback.on_time": {"en": "Submitted {at}, by the deadline {deadline}.", "zh": "提交时间 {at}，没有超过截止时间 {deadline}。"},
+    "feedback.late": {
+        "en": "Submitted {at}, after the deadline {deadline}: {factor}% of the {raw} points earned count, {final}.",
+        "zh": "提交时间 {at}，晚于截止时间 {deadline}：所得的 {raw} 分按 {factor}% 计算，记 {final} 分。",
+    },
+    "feedback.no_submission": {"en": "No submission of yours was found.", "zh": "没有找到你的提交。"},
+    "feedback.notes": {"en": "Notes from the grader", "zh": "评分说明（评分程序记录的原文）"},
+    "feedback.col_function": {"en": "Function", "zh": "函数"},
+    "feedback.col_result": {"en": "Result", "zh": "结果"},
+    "feedback.col_points": {"en": "Points", "zh": "得分"},
+    "feedback.not_graded_status": {"en": "not graded", "zh": "未评分"},
+    "feedback.to_do": {"en": "What to work on", "zh": "接下来要改的"},
+    "feedback.went_wrong": {"en": "What went wrong: {text}", "zh": "出了什么问题：{text}"},
+    "feedback.lesson": {"en": "Read: {section}", "zh": "请阅读：{section}"},
+    "feedback.not_started": {"en": "not started", "zh": "未开始"},
+    "feedback.not_started_list": {"en": "Not started yet: {functions}.", "zh": "还没有开始：{functions}。"},
+    "feedback.all_passed": {"en": "Every function passes: well done.", "zh": "所有函数都通过了，做得好。"},
+    "feedback.more": {
+        "en": "In your repository, `python grade.py` runs the same checks (the public ones) and `python grade.py hint "
+              "FUNCTION --level 2` gives the next hint.",
+        "zh": "在你的仓库里运行 `python grade.py` 会做同样的检查（公开的部分），运行 `python grade.py hint 函数名 --level 2` "
+              "可以看到下一级提示。",
+    },
 }
 
 

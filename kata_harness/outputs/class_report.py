@@ -23,6 +23,7 @@ from pathlib import Path
 from ..content.curriculum import KataInfo
 from ..content.messages import message, pick, shortened
 from ..files import read_regular, write_atomically
+from . import gradebook
 from .explanations import section_text
 from .gradebook import GRADEBOOK_LIMIT, NOT_GRADED
 
@@ -31,9 +32,12 @@ PARTS = (SOLVED, FAILING, NOT_STARTED)
 COLOURS = {SOLVED: "#2e7d32", FAILING: "#ef6c00", NOT_STARTED: "#c4c4c4"}
 # An error in a file the learner never wrote (or a function they never defined) is no attempt.
 NOT_STARTED_REASONS = ("error.no_file", "error.not_found")
-ROW_KEYS = ("submission", "score", "max_score", "notes", "functions")   # a row's keys that are not functions
+# A row's keys that are not functions (a row written before ``functions`` listed them is read by these).
+ROW_KEYS = ("submission", "score", "max_score", "notes", *gradebook.IDENTITY, *gradebook.LATE, *gradebook.PROVENANCE,
+            *gradebook.DETAILS)
 BINS = 10            # the histogram's bars: tenths of the maximum score
 TEACH_NEXT = 5       # pitfalls in "what to teach next"
+SHARED_SHOWN = 25   # names of a shared solution shown at once (more are folded)
 EXAMPLE_LIMIT = 300  # characters of an example's call and of what differed (a learner's value can be long)
 
 
@@ -130,8 +134,9 @@ class ClassSummary:
         return counts
 
     def teach_next(self) -> list[Pitfall]:
-        """The ``TEACH_NEXT`` pitfalls with the largest share (then the most submissions)."""
-        return sorted(self.pitfalls, key=lambda p: (-p.share, -p.count))[:TEACH_NEXT]
+        """The ``TEACH_NEXT`` pitfalls that the most submissions fell into (then the largest share):
+        3 of 7 is more to teach than 1 of 2."""
+        return sorted(self.pitfalls, key=lambda p: (-p.count, -p.share))[:TEACH_NEXT]
 
 
 def histogram_bin(score: float, max_score: float) -> int:
@@ -142,10 +147,12 @@ def histogram_bin(score: float, max_score: float) -> int:
 
 
 def function_names(rows: list[dict]) -> list[str]:
-    """The gradebook's functions (its columns besides submission, score, max_score, notes), in order."""
+    """The gradebook's functions, in order: those its rows' ``functions`` detail, else its columns
+    besides the submission, the scores, the notes and the rest of ``ROW_KEYS``."""
     names: dict[str, None] = {}
     for row in rows:
-        names.update(dict.fromkeys(k for k in row if k not in ROW_KEYS))
+        details = row.get("functions")
+        names.update(dict.fromkeys(details if isinstance(details, dict) else (k for k in row if k not in ROW_KEYS)))
     return list(names)
 
 
@@ -202,11 +209,16 @@ def percent_text(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
+# Fonts that hold Chinese names on each system, after the Latin ones: macOS (PingFang SC, Hiragino Sans
+# GB), Windows (Microsoft YaHei), Linux (Noto Sans CJK SC, Source Han Sans SC, WenQuanYi Micro Hei).
+CJK_FONTS = '"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", ' \
+            '"Source Han Sans SC", "WenQuanYi Micro Hei"'
+SANS = f'system-ui, -apple-system, "Segoe UI", "Noto Sans", {CJK_FONTS}, sans-serif'
+MONO = f'ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono", {CJK_FONTS}, "Noto Sans Mono CJK SC", monospace'
 STYLE = """
 :root { color-scheme: light; }
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC",
-       "Microsoft YaHei", sans-serif; color: #1d1d1f; margin: 0 auto; max-width: 1180px; padding: 24px;
+body { font: 15px/1.45 SANS; color: #1d1d1f; margin: 0 auto; max-width: 1180px; padding: 24px;
        print-color-adjust: exact; -webkit-print-color-adjust: exact; }
 h1 { font-size: 26px; margin: 0 0 4px; } h2 { font-size: 20px; margin: 32px 0 10px; border-bottom: 2px solid #ddd; }
 h3 { font-size: 16px; margin: 18px 0 6px; } .muted { color: #5f6368; }
@@ -216,8 +228,7 @@ h3 { font-size: 16px; margin: 18px 0 6px; } .muted { color: #5f6368; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid #e4e4e4; }
 th { background: #f4f4f4; font-weight: 600; font-size: 14px; } td.num, th.num { text-align: right; } td.num { white-space: nowrap; }
-code, .example { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "Noto Sans Mono", monospace;
-                 font-size: 12.5px; white-space: pre-wrap; overflow-wrap: anywhere; }
+code, .example { font-family: MONO; font-size: 12.5px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .example div { color: #5f6368; margin-top: 3px; } .key { color: #5f6368; font-size: 12.5px; }
 .legend { display: flex; gap: 16px; margin: 4px 0 8px; } .legend svg { vertical-align: -1px; margin-right: 4px; }
 ol.teach li { margin: 6px 0; }
@@ -225,11 +236,12 @@ table.pitfalls, table.progress { table-layout: fixed; } col.pitfall { width: 23%
 col.n { width: 108px; } col.bar { width: 280px; } table.progress col.n { width: 60px; }
 tr.kata th { background: none; padding-top: 14px; font-size: 15px; }
 table.roster { max-width: 720px; } table.progress { max-width: 1000px; }
-svg text { font: 11px system-ui, sans-serif; fill: #333; }
+svg text { font: 11px SANS; fill: #333; }
+table.shared { max-width: 1000px; } .together span { display: inline-block; margin: 0 10px 2px 0; }
 @page { margin: 14mm; }
 @media print { body { font-size: 10pt; padding: 0; max-width: none; } h2 { break-after: avoid; }
                tr, figure, .card, li { break-inside: avoid; } }
-"""
+""".replace("MONO", MONO).replace("SANS", SANS)
 
 
 def render(rows: list[dict], katas: list[KataInfo], lang: str, source: str = "") -> str:
@@ -248,12 +260,14 @@ def render(rows: list[dict], katas: list[KataInfo], lang: str, source: str = "")
         f"<title>{_e(heading)}</title><style>{STYLE}</style></head><body>",
         f"<header><h1>{_e(heading)}</h1>",
         f'<p class="muted">{_e(message("report.source", lang, file=source))}</p>' if source else "",
+        _graded(rows, lang),
         "</header>",
         _glance(summary, lang),
         _teach_next(summary, lang),
         _pitfall_table(summary, titles, lang),
         _progress(summary, titles, kata_titles, lang),
-        _roster(summary, lang),
+        _shared(rows, kata_titles, lang),
+        _roster(summary, rows, lang),
         "</body></html>",
     ]
     return "\n".join(part for part in parts if part) + "\n"
@@ -388,17 +402,90 @@ def _progress(summary: ClassSummary, titles: dict, kata_titles: dict, lang: str)
             f'<th></th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
 
 
-def _roster(summary: ClassSummary, lang: str) -> str:
+def _time_text(stamp: str) -> str:
+    """``2026-12-01T10:05:00Z`` as the report writes it: ``2026-12-01 10:05``."""
+    return stamp.replace("T", " ")[:16] if len(stamp) >= 16 else stamp
+
+
+def _graded(rows: list[dict], lang: str) -> str:
+    """When (UTC), by which commit of the project, and how (official or practice) the rows were
+    graded: a range where the cache kept rows of earlier runs."""
+    stamps = sorted(str(row["graded_at"]) for row in rows if row.get("graded_at"))
+    if not stamps:
+        return ""
+    when = _time_text(stamps[0]) + (f" – {_time_text(stamps[-1])}" if _time_text(stamps[-1]) != _time_text(stamps[0]) else "")
+    projects = sorted({str(row.get("project")) for row in rows if row.get("project")}) or ["unknown"]
+    officials = {bool(row.get("official")) for row in rows if "official" in row}
+    how = "report.mixed" if len(officials) > 1 else "report.official" if officials == {True} else "report.practice"
+    return (f'<p class="muted" id="graded" data-from="{_e(stamps[0])}" data-to="{_e(stamps[-1])}" '
+            f'data-project="{_e(", ".join(projects))}" data-official="{_e(how.rpartition(".")[2])}">'
+            f'{_e(message("report.graded", lang, when=when, project=", ".join(projects), how=message(how, lang)))}</p>')
+
+
+def shared_solutions(rows: list[dict]) -> list[tuple[str, tuple[str, ...]]]:
+    """The gradebook's clusters of shared solutions ((kata, submissions)), the largest first: as the
+    rows list them, or, for a cluster too large to be listed on each row, the rows whose
+    fingerprint of that kata is the same."""
+    found: dict[tuple[str, tuple[str, ...]], None] = {}
+    unlisted: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        for item in row.get("shared") or ():
+            if not isinstance(item, dict):
+                continue
+            kata = str(item.get("kata", ""))
+            if isinstance(item.get("submissions"), list):
+                found[kata, tuple(str(name) for name in item["submissions"])] = None
+            elif isinstance(row.get("fingerprints"), dict) and kata in row["fingerprints"]:
+                unlisted.setdefault((kata, str(row["fingerprints"][kata])), []).append(str(row.get("submission", "")))
+    found.update(dict.fromkeys((kata, tuple(sorted(names))) for (kata, _), names in unlisted.items()))
+    return sorted(found, key=lambda cluster: (-len(cluster[1]), cluster[0], cluster[1]))
+
+
+def _shared(rows: list[dict], kata_titles: dict, lang: str) -> str:
+    heading = (f'<section id="shared"><h2>{_e(message("report.shared", lang))}</h2>'
+               f'<p class="muted">{_e(message("report.shared_intro", lang))}</p>')
+    clusters = shared_solutions(rows)
+    if not clusters:
+        return heading + f'<p>{_e(message("report.no_shared", lang))}</p></section>'
+    body = "".join(
+        f'<tr data-kata="{_e(kata)}" data-count="{len(names)}"><td>{_e(kata)}'
+        f'{"<br>" + _e(kata_titles[kata]) if kata in kata_titles else ""}</td>'
+        f'<td class="num">{len(names)}</td><td class="together">{_names(names, lang)}</td></tr>'
+        for kata, names in clusters)
+    head = (f'<th>{_e(message("report.col_kata", lang))}</th><th class="num">{_e(message("report.col_count", lang))}</th>'
+            f'<th>{_e(message("report.col_together", lang))}</th>')
+    return heading + f'<table class="shared"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></section>'
+
+
+def _names(names: tuple[str, ...], lang: str) -> str:
+    """The submissions of a cluster; a long list folded (a common way to write a short kata)."""
+    spans = "".join(f"<span>{_e(n)}</span>" for n in names)
+    if len(names) <= SHARED_SHOWN:
+        return spans
+    return f'<details><summary>{_e(message("report.common", lang, count=len(names)))}</summary>{spans}</details>'
+
+
+def _roster(summary: ClassSummary, rows: list[dict], lang: str) -> str:
     functions = len(summary.standings)
     out_of = number_text(summary.max_score)
-    rows = "".join(
-        f'<tr><td class="name">{_e(name)}</td><td class="num" data-score="{score!r}">{number_text(score)} / {out_of}</td>'
-        f'<td class="num" data-solved="{solved}">{solved} / {functions}</td></tr>'
-        for name, score, solved in zip(summary.names, summary.scores, summary.solved))
-    head = (f'<th>{_e(message("report.col_submission", lang))}</th><th class="num">{_e(message("report.col_score", lang))}'
-            f'</th><th class="num">{_e(message("report.col_solved", lang))}</th>')
+    students = any(row.get("student") for row in rows)
+    late = any("penalty" in row for row in rows)
+    cells = []
+    for row, name, score, solved in zip(rows, summary.names, summary.scores, summary.solved):
+        student = f'<td class="student">{_e(row.get("student", ""))}</td>' if students else ""
+        penalty = _number(row.get("penalty"))
+        taken = f'<td class="num" data-penalty="{penalty!r}">{"−" + number_text(penalty) if penalty else ""}</td>' if late else ""
+        cells.append(f'<tr><td class="name">{_e(name)}</td>{student}<td class="num" data-score="{score!r}">'
+                     f'{number_text(score)} / {out_of}</td>{taken}<td class="num" data-solved="{solved}">{solved} / '
+                     f'{functions}</td></tr>')
+    rows_html = "".join(cells)
+    head = (f'<th>{_e(message("report.col_submission", lang))}</th>'
+            + (f'<th>{_e(message("report.col_student", lang))}</th>' if students else "")
+            + f'<th class="num">{_e(message("report.col_score", lang))}</th>'
+            + (f'<th class="num">{_e(message("report.col_late", lang))}</th>' if late else "")
+            + f'<th class="num">{_e(message("report.col_solved", lang))}</th>')
     return (f'<section id="roster"><h2>{_e(message("report.roster", lang))}</h2>'
-            f'<table class="roster"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></section>')
+            f'<table class="roster"><thead><tr>{head}</tr></thead><tbody>{rows_html}</tbody></table></section>')
 
 
 # --- reading a gradebook, writing the page -----------------------------------------------------
@@ -411,9 +498,10 @@ class NotAGradebook(ValueError):
         self.key, self.fields = key, fields
 
 
-def read_gradebook(path: Path) -> list[dict]:
+def read_gradebook(path: Path, empty: bool = False) -> list[dict]:
     """The rows of the JSON gradebook at ``path``; raises ``NotAGradebook`` (a CSV one holds no
-    pitfalls), or ``OSError`` when it cannot be read."""
+    pitfalls; one without rows, unless ``empty``: a shard of a small class may hold none), or
+    ``OSError`` when it cannot be read."""
     if path.suffix.lower() == ".csv":
         raise NotAGradebook("report.csv", file=str(path))
     try:
@@ -422,7 +510,7 @@ def read_gradebook(path: Path) -> list[dict]:
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why=str(error)[:200]) from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) and "submission" in row for row in rows):
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why="not a list of rows with a submission")
-    if not rows:
+    if not rows and not empty:
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why="no rows")
     return rows
 

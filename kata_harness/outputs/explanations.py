@@ -185,6 +185,24 @@ def pitfall_title(info: FunctionInfo, key: str) -> dict:
     return {lang: short_title(pick(texts, lang), lang) for lang in LANGUAGES}
 
 
+def pitfall_words(info: FunctionInfo, key: str, lang: str) -> str:
+    """The pitfall ``key`` of ``info`` as a gradebook names it, in ``lang``, with the lesson section
+    to read (a missing import or a typo: its title, since the name it lacked is not kept)."""
+    if key == NAME_ERROR:
+        return pick(MESSAGES["title.name_error"], lang) + lesson_text(info.section, lang)
+    return pick(_pitfall_texts(info, key), lang) + lesson_text(info.section, lang)
+
+
+def hint_for(info: FunctionInfo, key: str, lang: str) -> str:
+    """The level-1 hint shown with the pitfall ``key`` of ``info`` (none for a missing import or a
+    typo, which no kata hint explains)."""
+    if key == NAME_ERROR:
+        return ""
+    if key in info.pitfall_hints:
+        return pick(info.pitfall_hints[key], lang)
+    return info.hint(1, lang)
+
+
 @dataclass
 class Explanation:
     """A learner's message in parts, built once: the text report, the JSON and the official

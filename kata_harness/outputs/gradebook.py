@@ -1,10 +1,15 @@
 """The gradebook of ``grade.py batch``: each submission's row, and the CSV or JSON file of the rows.
 
-A row holds the submission's name, its score, each function's points and the notes on it. The CSV
-has only those columns (its cells neutralised against formula injection, a UTF-8 byte order mark
-first so that spreadsheets show Chinese names); the JSON row of a submission also has ``functions``: for each function its
-status and points and, for a failure, the pitfall that caught it (its key, its title in both
-languages, the lesson section) and the example a class report shows (the call and what differed).
+A row holds the submission's name, its score, each function's points and the notes on it, and how
+it was graded (``graded_at`` in UTC, the ``project`` commit, ``official`` or practice); with a
+roster, who it is (``student``, ``email``, ``id``); with the instructor's record, when it was
+submitted and, with a deadline, the late policy's ``raw_score``, ``late_factor``, ``penalty`` and
+``final_score`` (its ``score``). The CSV has those columns (its cells neutralised against formula
+injection, a UTF-8 byte order mark first so that spreadsheets show Chinese names); the JSON row of
+a submission also has ``functions``: for each function its status and points and, for a failure,
+the pitfall that caught it (its key, its title in both languages, the lesson section) and the
+example a class report shows (the call and what differed); for an error, what went wrong; and the
+``fingerprints`` of its kata files and the ``shared`` solutions they are part of (``term.shared``).
 Texts are kept in both languages, as the curriculum keeps them, so that a report can be drawn in
 either from any stored gradebook, and a cached row stays right whatever language is asked for later.
 """
@@ -22,6 +27,7 @@ from ..content.messages import LANGUAGES
 from ..judging.verdicts import Status, Verdict
 from .explanations import explain, pitfall_key, pitfall_title
 
+SAID_BY_KEY = ("error.no_file", "error.not_found")   # errors whose key and function say all there is
 NOT_GRADED = "not_graded"   # the status of every function of a submission that could not be graded (see notes)
 # bytes: far above the JSON gradebook of a large class, or batch's cache of its rows (each function's
 # details in two languages make 1,000 submissions about 16 MiB)
@@ -32,7 +38,8 @@ def function_entry(verdict: Verdict | None, info: FunctionInfo) -> dict:
     """The gradebook's record of one function of one submission (``verdict`` None: not graded).
 
     ``status`` (passed, failed, error, todo or not_graded) and ``points``; an error adds ``reason``
-    (the message key: ``error.timeout``, ``error.no_file``, ...); a failure adds ``pitfall`` (the
+    (the message key: ``error.timeout``, ``error.no_file``, ...) and, unless the key says all there
+    is (no such file, no such function), ``differed``: what went wrong, in both languages; a failure adds ``pitfall`` (the
     curriculum's key, as ``pitfall_text`` picks it), ``pitfall_title`` and ``differed`` (both
     languages), ``section`` (the lesson section to revisit) and ``call``."""
     if verdict is None:
@@ -41,6 +48,8 @@ def function_entry(verdict: Verdict | None, info: FunctionInfo) -> dict:
     entry: dict = {"status": verdict.status.value, "points": info.points if passed else 0}
     if verdict.status == Status.ERROR and verdict.reason:
         entry["reason"] = verdict.reason[0]
+        if verdict.reason[0] not in SAID_BY_KEY:
+            entry["differed"] = {lang: explain(verdict, info, lang).differed for lang in LANGUAGES}
     if verdict.status == Status.FAILED:
         key = pitfall_key(info, verdict.difference, verdict.label)
         entry.update(pitfall=key, pitfall_title=pitfall_title(info, key), section=info.section, call=verdict.call,
@@ -77,14 +86,46 @@ def neutralise(cell):
     return cell
 
 
+# The CSV's columns besides the functions, in order, each written when some row has it: who, the
+# score, when it was submitted and the late policy, the functions' points, then the notes and how it
+# was graded.
+IDENTITY = ("submission", "student", "email", "id", "score", "max_score")
+LATE = ("submitted_at", "deadline", "raw_score", "late_factor", "penalty", "final_score")
+PROVENANCE = ("graded_at", "project", "official")
+DETAILS = ("functions", "fingerprints", "shared", "shard")   # the JSON's only
+
+
+def row_order(row: dict) -> str:
+    """The one order of a gradebook's rows (batch's, a merge's): by submission name."""
+    return str(row.get("submission", ""))
+
+
+def columns(rows: list[dict], functions: list[FunctionInfo]) -> list[str]:
+    """The CSV's columns for ``rows``: ``submission``, ``score``, ``max_score``, the functions and
+    ``notes`` always; the roster's, the record's, the late policy's and how it was graded when some
+    row has them."""
+    present = set().union(*(row.keys() for row in rows)) if rows else set()
+    always = ("submission", "score", "max_score")
+    return ([name for name in IDENTITY if name in always or name in present]
+            + [name for name in LATE if name in present]
+            + [f.qualified for f in functions] + ["notes"]
+            + [name for name in PROVENANCE if name in present])
+
+
+def _cell(value):
+    """A value as the CSV writes it: true and false in lower case, text neutralised."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return neutralise(value)
+
+
 def encode(out: Path, rows: list[dict], functions: list[FunctionInfo]) -> bytes:
     """The bytes of the gradebook file ``out``: JSON (every row with its details) for a ``.json``
     name, else CSV (the columns only)."""
     if out.suffix == ".json":
         return (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-    columns = ["submission", "score", "max_score"] + [f.qualified for f in functions] + ["notes"]
     text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=columns, extrasaction="ignore")   # the details are the JSON's
+    writer = csv.DictWriter(text, fieldnames=columns(rows, functions), extrasaction="ignore")   # the details are the JSON's
     writer.writeheader()
-    writer.writerows({k: neutralise(v) for k, v in row.items()} for row in rows)
+    writer.writerows({k: _cell(v) for k, v in row.items()} for row in rows)
     return text.getvalue().encode("utf-8-sig")

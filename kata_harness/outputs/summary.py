@@ -15,7 +15,7 @@ import re
 
 from ..content.curriculum import FunctionInfo, KataInfo
 from ..content.messages import message, pick, shortened
-from .explanations import with_hint
+from .explanations import lesson_text, with_hint
 
 MARKS = {"passed": "✅", "failed": "❌", "error": "⚠️", "todo": "⬜"}
 DETAIL_LIMIT = 4000   # characters of one message in full
@@ -82,7 +82,7 @@ def _details_block(entry: dict, info: FunctionInfo, lang: str, limit: int) -> st
     """A function not passed, in full, folded under its title (left folded while it is a stub)."""
     opened = "" if entry["status"] == "todo" else " open"
     return (f"<details{opened}><summary>{MARKS[entry['status']]} <code>{entry['name']}</code> — "
-            f"{_escape(pick(info.title, lang))} ({info.section})</summary>\n\n"
+            f"{_escape(pick(info.title, lang))}{_escape(lesson_text(info.section, lang, info.lesson))}</summary>\n\n"
             f"{_block(_details(entry, lang, limit))}\n\n</details>\n")
 
 
@@ -115,8 +115,8 @@ def _markdown(doc: dict, katas: list[KataInfo], *, lang: str, warning: str | Non
                     if entry["status"] != "passed"), None)
     if next_up:
         info = infos[next_up]
-        out += [f"**{message('grade.next', lang)}:** `{next_up}` — {_escape(pick(info.title, lang))} "
-                f"({info.section})", ""]
+        out += [f"**{message('grade.next', lang)}:** `{next_up}` — {_escape(pick(info.title, lang))}"
+                f"{_escape(lesson_text(info.section, lang, info.lesson))}", ""]
     elif doc["katas"]:
         out += [message("grade.all_done", lang), ""]
     if doc.get("hidden_checks_not_run"):

@@ -1,0 +1,45 @@
+"""The instructor's CSV files (a roster, a record of submission times, extensions, a Canvas
+export), read one way: UTF-8 with or without a byte order mark, a header naming the columns, at
+most a few megabytes, each line numbered for the message that refuses it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from ..files import read_regular
+
+TABLE_LIMIT = 64 << 20   # bytes: far above the roster or the submission record of any class
+
+
+class TableError(ValueError):
+    """A file that cannot be read as the table it should be; the message says which and why."""
+
+
+def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[int, dict[str, str]]]:
+    """The rows of the CSV file ``path`` as (line number, {column: cell}), every cell stripped of
+    surrounding spaces; raises ``TableError`` when it cannot be read, is not UTF-8, or its header
+    lacks a ``required`` column (``what`` names the file in the message: "the roster")."""
+    try:
+        text = read_regular(path, TABLE_LIMIT).decode("utf-8-sig")
+    except OSError as error:
+        raise TableError(f"{what} {path}: cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise TableError(f"{what} {path}: not UTF-8 text (save it as CSV UTF-8)") from None
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [name.strip() for name in reader.fieldnames or []]
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise TableError(f"{what} {path}: no column {', '.join(missing)} in its first line (it has: "
+                         f"{', '.join(header) or 'nothing'})")
+    reader.fieldnames = header
+    rows = []
+    try:
+        for row in reader:
+            cells = {name: (value or "").strip() for name, value in row.items() if isinstance(name, str)}
+            if any(cells.values()):
+                rows.append((reader.line_num, cells))
+    except csv.Error as error:
+        raise TableError(f"{what} {path}, line {reader.line_num}: {error}") from None
+    return rows
