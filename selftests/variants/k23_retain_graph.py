@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- two_loss_grads ---------------------------------------------------------------------------
 
 
-@wrong("two_loss_grads", "second time", "retain_graph=True")
+@wrong("two_loss_grads", "second time", "keep the graph")
 def two_backwards_without_retaining(model, x):
     out = model(x)
     out.mean().backward()
@@ -27,7 +27,7 @@ def two_backwards_adding_up(model, x):
     return first, model.weight.grad
 
 
-@wrong("two_loss_grads", "once", "retain_graph=True")
+@wrong("two_loss_grads", "once", "keep the graph")
 def two_forward_passes(model, x):
     first, = torch.autograd.grad(model(x).mean(), model.weight)
     second, = torch.autograd.grad((model(x) ** 2).mean(), model.weight)

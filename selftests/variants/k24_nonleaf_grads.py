@@ -58,7 +58,7 @@ def saliency_on_the_callers_x(model, x):
     return grad
 
 
-@wrong("input_saliency", "parameter", "torch.autograd.grad")
+@wrong("input_saliency", "parameter", "input's gradient alone")
 def saliency_by_backward(model, x):
     leaf = x.detach().clone().requires_grad_(True)
     model(leaf).sum().backward()   # also fills every parameter's .grad

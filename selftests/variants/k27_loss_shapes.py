@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- regression_loss --------------------------------------------------------------------------
 
 
-@wrong("regression_loss", "(N, N)", "squeeze")
+@wrong("regression_loss", "(N, N)", "size-1 dimension")
 def loss_broadcast_to_a_matrix(model, x, y):
     return F.mse_loss(model(x), y)          # (N, 1) against (N,): every prediction against every target
 

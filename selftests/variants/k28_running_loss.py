@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from selftests.variants import right, wrong
 
 
-@wrong("train_epoch", "graph", "loss.item()")
+@wrong("train_epoch", "graph", "Python float")
 def epoch_summing_loss_tensors(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total = 0.0
@@ -19,7 +19,7 @@ def epoch_summing_loss_tensors(model, batches, lr):
     return total.item() / len(batches)
 
 
-@wrong("train_epoch", "graph", "loss.item()")
+@wrong("train_epoch", "graph", "Python float")
 def epoch_keeping_loss_tensors(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -32,7 +32,7 @@ def epoch_keeping_loss_tensors(model, batches, lr):
     return float(sum(loss.item() for loss in losses) / len(losses))
 
 
-@wrong("train_epoch", "Python float", "loss.item()")
+@wrong("train_epoch", "Python float", "copied out")
 def epoch_returning_a_tensor(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total = 0.0

@@ -7,7 +7,7 @@ from selftests.variants import right, wrong
 # --- descend_ ---------------------------------------------------------------------------------
 
 
-@wrong("descend_", "in-place", "torch.no_grad()")
+@wrong("descend_", "in-place", "recording switched off")
 def descend_while_recording(w, b, x, y, lr):
     loss = ((x @ w + b - y) ** 2).mean()
     loss.backward()

@@ -155,7 +155,7 @@ def clip_after_step(model, x, y, lr, max_norm):
     return loss.item()
 
 
-@wrong("clipped_step", "total norm", "clip_grad_norm_")
+@wrong("clipped_step", "total norm", "not each value")
 def clip_each_value(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     optimizer.zero_grad()

@@ -157,7 +157,7 @@ def fit_by_hand_written_gradient(x, y, lr, steps):
 # --- fit_with_sgd -----------------------------------------------------------------------------
 
 
-@wrong("fit_with_sgd", "(N, N)", "squeeze")
+@wrong("fit_with_sgd", "(N, N)", "size-1 dimension")
 def sgd_on_broadcast_shapes(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
