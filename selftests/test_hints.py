@@ -8,6 +8,7 @@ The lesson notes are left out on purpose: they teach each API with examples of t
 §6 is the worked example that k15 asks the learner to write again."""
 
 import ast
+import json
 import re
 
 import pytest
@@ -226,10 +227,20 @@ LEVEL_THREE_BLANKS = {
     "k18_grad_accumulation.grad_at": ["f(leaf).sum().backward()"],
     "k19_inference.predict": ["m.training = mode"],
     "k21_determinism.put_values_": ["positions"],
+    "k22_backward.derivative": ["ones_like"],
+    "k24_nonleaf_grads.hidden_grad": ["retain_grad"],
+    "k25_detach.freeze_": ["requires_grad_"],
+    "k27_loss_shapes.as_regression_data": ["-1, 1"],
+    "k29_gradient_step.stepped": ["detach"],
+    "k30_optimizers.train_steps": ["zero_grad"],
+    "k31_train_eval.fit_with_validation": ["train"],
+    "k32_linear_regression.least_squares": ["torch.ones(x.shape[0], 1, dtype=x.dtype, device=x.device)"],
 }
 # The code before a blank that belongs to it: an attribute's dot, or the name of the call, keyword or
 # subscript it fills (`.linspace`, `dtype=torch.float32`, `to(x.device`, `x[:, j`).
 _BLANK_CONTEXT = re.compile(r"(?:\w+[=(\[]|\.)$")
+# The name whose attribute a blank is (`weight.` of `weight.___`): a short attribute (`.T`) is told by it.
+_BLANK_OWNER = re.compile(r"\w+\.$")
 
 
 def _level_three_lines(info: FunctionInfo) -> list[str]:
@@ -258,8 +269,9 @@ def _read_off(line: str, reference: list[str]) -> str | None:
 
 def _blank_answers(info: FunctionInfo, table: dict = LEVEL_THREE_BLANKS) -> list:
     """(level-3 line, what fills its blank, the give-away: that answer as code, with the code before the
-    blank that belongs to it) for each blank of level 3. The give-away is None where it would be too
-    short to tell code from prose, or is a bare parameter name (any text may name the inputs)."""
+    blank that belongs to it) for each blank of level 3. A give-away too short to tell code from prose
+    is written with the name whose attribute it is (`weight.T`, not `.T`); it is None where it stays
+    too short, or is a bare parameter name (any text may name the inputs)."""
     reference, parameters = _reference_lines(info)
     lines = _level_three_lines(info)
     answers = table.get(info.qualified) or [_read_off(line, reference) for line in lines]
@@ -267,6 +279,9 @@ def _blank_answers(info: FunctionInfo, table: dict = LEVEL_THREE_BLANKS) -> list
     for line, answer in zip(lines, answers):
         context = _BLANK_CONTEXT.search(line.split("___")[0])
         giveaway = _squashed((context.group(0) if context else "") + answer) if answer is not None else None
+        owner = _BLANK_OWNER.search(line.split("___")[0])
+        if giveaway is not None and len(giveaway) < 3 and owner:
+            giveaway = _squashed(owner.group(0) + answer)
         if giveaway is not None and (len(giveaway) < 3 or giveaway in parameters):
             giveaway = None
         result.append((line, answer, giveaway))
@@ -318,10 +333,10 @@ def _sub_expressions(info: FunctionInfo) -> set[str]:
     return pieces
 
 
-# The first lesson's katas, whose every blank must be known; a kata added later is held to what its
-# reference tells.
-CORE = {f.qualified for kata in KATAS if kata.number[1:].isdigit() and int(kata.number[1:]) <= 21
-        for f in kata.functions}
+# The project's own katas, of both lessons (those of the catalogue, selftests/catalog.json), whose every
+# blank must be known; an instructor's added kata is held to what its reference tells.
+CATALOGUE = json.loads((ROOT / "selftests" / "catalog.json").read_text(encoding="utf-8"))["katas"]
+CORE = {f.qualified for kata in KATAS if kata.name in CATALOGUE for f in kata.functions}
 
 
 @pytest.mark.parametrize("qualified", sorted(INFO), ids=str)
@@ -336,6 +351,14 @@ def test_a_failure_gives_less_than_hint_two_and_hint_two_less_than_hint_three(qu
         leaks += [f"hints[2] ({lang}) holds the answer's code {piece!r}" for lang in LANGUAGES
                   if _squashed(piece) in _squashed(info.hint(2, lang))]
     assert not leaks, "\n".join(leaks)
+
+
+def test_every_blank_of_both_lessons_must_be_known():
+    """Every kata this project ships, the second lesson's as well as the first's, is held to all of its
+    blanks; only a kata that is not in the catalogue (an instructor's own) may leave one unknown."""
+    assert set(INFO) == CORE and {f.lesson.name for f in INFO.values()} >= {"lesson1", "lesson2"}
+    instructor = load_curriculum(ROOT / "selftests" / "fixtures" / "instructor_kata" / "curriculum")
+    assert instructor and not any(kata.name in CATALOGUE for kata in instructor)
 
 
 def test_the_table_of_blanks_holds_only_what_the_reference_cannot_tell():
@@ -367,6 +390,11 @@ def test_a_failure_that_fills_the_blank_is_caught():
                          hints=[{"en": "Try it.", "zh": "试试。"}, {"en": "dtype= sets it.", "zh": "dtype= 可以设定。"},
                                 {"en": "return torch.full(shape, value, dtype=___)", "zh": "同上"}])
     assert ladder_leaks(quiet, table={}) == []
+    short = FunctionInfo(kata="k26_linear_layer", name="linear_forward", title={"en": "L", "zh": "线"}, points=1,
+                         section="§4.1", pitfalls={"default": {"en": "Multiply by weight.T.", "zh": "乘以 weight.T。"}},
+                         hints=[{"en": "Try it.", "zh": "试试。"}, {"en": "Transpose it.", "zh": "转置。"},
+                                {"en": "return x @ weight.___ + bias", "zh": "同上"}])
+    assert any("with 'weight.T'" in leak for leak in ladder_leaks(short, table={}))   # `.T` is told by its owner
 
 
 # --- each mistake gets the words and the hint of its own pitfall -----------------------------------

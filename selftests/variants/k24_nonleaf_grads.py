@@ -7,7 +7,7 @@ from selftests.variants import right, wrong
 # --- hidden_grad ------------------------------------------------------------------------------
 
 
-@wrong("hidden_grad", "not a leaf", "retain_grad()")
+@wrong("hidden_grad", "not a leaf", "keep its gradient")
 def hidden_grad_of_a_non_leaf(model, x):
     hidden = model[0](x)
     out = hidden

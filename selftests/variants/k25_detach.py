@@ -34,17 +34,17 @@ def consistency_with_data_target(model, x, noise):
 # --- freeze_ ----------------------------------------------------------------------------------
 
 
-@wrong("freeze_", "model.requires_grad = False", "requires_grad_(False)")
+@wrong("freeze_", "model.requires_grad = False", "in place")
 def freeze_by_attribute(model):
     model.requires_grad = False    # an ordinary attribute of the module: no parameter changes
 
 
-@wrong("freeze_", "eval()", "requires_grad_(False)")
+@wrong("freeze_", "eval()", "in place")
 def freeze_by_eval(model):
     model.eval()
 
 
-@wrong("freeze_", "detach()", "requires_grad_(False)")
+@wrong("freeze_", "detach()", "in place")
 def freeze_by_detaching(model):
     for parameter in model.parameters():
         parameter = parameter.detach()   # rebinds the loop's name: the model's parameter is unchanged

@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 # --- linear_forward ---------------------------------------------------------------------------
 
 
-@wrong("linear_forward", "(out_features, in_features)", "weight.T")
+@wrong("linear_forward", "(out_features, in_features)", "transpose")
 def linear_without_transpose(x, weight, bias):
     return x @ weight + bias
 

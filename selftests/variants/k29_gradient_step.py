@@ -71,7 +71,7 @@ def descend_through_detach(w, b, x, y, lr):
 # --- stepped ----------------------------------------------------------------------------------
 
 
-@wrong("stepped", "leaf", "detach()")
+@wrong("stepped", "leaf", "from the graph")
 def stepped_with_history(params, lr):
     return [p - lr * p.grad for p in params]      # results of a subtraction: .grad will stay None
 

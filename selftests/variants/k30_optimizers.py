@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 # --- train_steps ------------------------------------------------------------------------------
 
 
-@wrong("train_steps", "between backward() and step()", "zero_grad()")
+@wrong("train_steps", "between backward() and step()", "clear them through the optimizer")
 def steps_clearing_before_the_step(model, optimizer, x, y, steps):
     losses = []
     for _ in range(steps):
@@ -21,7 +21,7 @@ def steps_clearing_before_the_step(model, optimizer, x, y, steps):
     return losses
 
 
-@wrong("train_steps", "once", "zero_grad()")
+@wrong("train_steps", "once", "start of every step")
 def steps_clearing_once(model, optimizer, x, y, steps):
     optimizer.zero_grad()
     losses = []

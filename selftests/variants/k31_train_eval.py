@@ -25,7 +25,7 @@ def validate_in_training_mode(model, batches, val_x, val_y, lr, epochs):
     return losses
 
 
-@wrong("fit_with_validation", "train()", "every epoch")
+@wrong("fit_with_validation", "back to training mode", "every epoch")
 def never_back_to_training_mode(model, batches, val_x, val_y, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
