@@ -234,7 +234,6 @@ LEVEL_THREE_BLANKS = {
     "k29_gradient_step.stepped": ["detach"],
     "k30_optimizers.train_steps": ["zero_grad"],
     "k31_train_eval.fit_with_validation": ["train"],
-    "k32_linear_regression.least_squares": ["torch.ones(x.shape[0], 1, dtype=x.dtype, device=x.device)"],
 }
 # The code before a blank that belongs to it: an attribute's dot, or the name of the call, keyword or
 # subscript it fills (`.linspace`, `dtype=torch.float32`, `to(x.device`, `x[:, j`).
