@@ -155,13 +155,13 @@ def test_plain_pytest_on_stubs_reports_not_implemented_without_harness_frames():
     assert "kata_harness/" not in done.stdout and "Traceback" not in done.stdout
 
 
-@pytest.mark.e2e
 # Kata test modules of both lessons whose checks hold state across calls (seeds, gradients, tracked
 # models): what a worker process of pytest-xdist could get wrong. The whole corpus is graded elsewhere.
 XDIST_MODULES = ("tests/test_k01_creation.py", "tests/test_k18_grad_accumulation.py",
                  "tests/test_k20_reproducibility.py", "tests/test_k28_running_loss.py")
 
 
+@pytest.mark.e2e
 def test_kata_tests_run_under_xdist_with_the_reference():
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
                            "--solutions", "reference", *XDIST_MODULES], capture_output=True, text=True, cwd=ROOT,
