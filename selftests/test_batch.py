@@ -573,3 +573,17 @@ def test_the_cache_of_a_large_class_is_read(tmp_path):
     read = batch._read_cache(out)
     assert batch._cached_rows(read, "s") == cache["rows"] and batch._cached_rows(read, "other") == {}
     assert batch._cached_digests(read) == {entry["digest"] for entry in cache["rows"].values()}
+
+
+def test_the_cache_survives_a_last_bit_of_the_reference_and_not_a_changed_value():
+    """A solver's last bit may differ between two runs of the reference (k32's least squares did):
+    the cache's state is the same; a value that changed is a new state."""
+    from kata_harness.commands.batch import state_digest
+
+    def table(value):
+        return {"k32_linear_regression.least_squares": {"cases": [{"values": [value, -2.0]}]}}
+
+    same = state_digest(table(0.26936617516498300), 5.0, True)
+    assert state_digest(table(0.26936617516498307), 5.0, True) == same
+    assert state_digest(table(0.2693662), 5.0, True) != same
+    assert state_digest(table(0.26936617516498300), 5.0, False) != same

@@ -278,6 +278,19 @@ def _named_safely(submissions: list[Submission]) -> list[Submission]:
     return submissions
 
 
+def _to_digits(value):
+    """``value`` with every float written to 9 significant digits: a solver's last bit may differ
+    from one run of the reference to the next (its vector code depends on how memory is aligned),
+    which changes no verdict (the judge compares with tolerances far wider) and must not drop the cache."""
+    if isinstance(value, float):
+        return f"{value:.9g}"
+    if isinstance(value, dict):
+        return {key: _to_digits(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_to_digits(item) for item in value]
+    return value
+
+
 def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
     """Everything besides a submission that can change its verdicts: the harness, the kata specs
     and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
@@ -287,7 +300,7 @@ def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> st
         torch_version = version("torch")
     except Exception:
         torch_version = "?"
-    state = json.dumps([expected, function_timeout, sandboxed, platform.python_version(), torch_version],
+    state = json.dumps([_to_digits(expected), function_timeout, sandboxed, platform.python_version(), torch_version],
                        sort_keys=True, default=str).encode()
     return digest([*sources, ("state", state)])
 
