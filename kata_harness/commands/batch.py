@@ -231,7 +231,6 @@ def _read_recorded_commit(submission: Submission, katas: set[str], chosen: Submi
             point = repository.recorded(submission.folder, str(chosen.commit),
                                         f"the record's submission of {time_text(chosen.at)}")
         except repository.GitError as problem:
-            point = None
             submission.notes.append(str(problem))
     if point is None or not _read_point(submission, katas, point):
         submission.submitted = None
