@@ -13,7 +13,8 @@ and only options that subcommand has. ``python grade.py`` outside code is an
 error too, so that no command escapes the check.
 
 Besides: the Chinese home page lists the same katas under the same lessons as the English one, and
-the README stays a front door (within 300 lines).
+the README stays a front door (within 300 lines), and the site's build links each language's pages to
+the other's (mkdocs_hooks.py, where MkDocs is installed).
 """
 
 import contextlib
@@ -23,6 +24,7 @@ import shlex
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace as Fake
 
 import pytest
 
@@ -233,3 +235,23 @@ def test_the_readme_is_a_front_door():
     assert len(readme.splitlines()) <= 300
     assert "## Quick start" in readme   # grade.py's message without PyTorch points there
     assert readme.count(COMMAND) >= 8 and "docs/learner-guide.md" in readme
+
+
+@pytest.mark.parametrize("build, page, url, link, expected", [
+    ("en", "lesson.md", "lesson/", "[notes](lesson.zh.md)", '<a href="../zh/lesson/">notes</a>'),
+    ("en", "index.md", "", "[中文](index.zh.md#lesson1张量)", '<a href="zh/#lesson1张量">中文</a>'),
+    ("zh", "lesson.zh.md", "zh/lesson/", "[English](lesson.md)", '<a href="../../lesson/">English</a>'),
+    ("en", "lesson.md", "lesson/", "[lesson 2](lesson2.md)", None),          # this build's own page
+    ("zh", "lesson2.zh.md", "zh/lesson2/", "[第一课](lesson.zh.md)", None),
+    ("zh", "learner-guide.zh.md", "zh/learner-guide/", "[术语表](glossary.md)", None),   # no translation: the fallback
+    ("en", "lesson.md", "lesson/", "[gone](gone.zh.md)", None),              # missing: left for mkdocs --strict to reject
+])
+def test_a_link_to_the_other_language_goes_to_that_language_s_site(build, page, url, link, expected):
+    """mkdocs_hooks.py, which the site's build runs (it needs the docs extra: skipped without MkDocs)."""
+    pytest.importorskip("mkdocs")
+    import mkdocs_hooks
+
+    i18n = Fake(current_language=build, default_language="en", config=Fake(languages=[{"locale": "en"}, {"locale": "zh"}]))
+    config = Fake(plugins={"i18n": i18n}, docs_dir=str(ROOT / "docs"))
+    rewritten = mkdocs_hooks.on_page_markdown(f"See {link}.", Fake(file=Fake(src_uri=page), url=url), config, None)
+    assert rewritten == f"See {expected or link}."

@@ -43,7 +43,8 @@ def _citing_files():
 
 def _cited(lesson: str) -> dict[str, set]:
     """Every section of ``lesson`` cited anywhere a learner reads, with the files that cite it. A line
-    of the README that names a kata cites that kata's lesson; its other lines cite the first lesson."""
+    of the README or of a page of the site that names a kata cites that kata's lesson; its other lines cite
+    the first lesson."""
     lesson_of = {kata.name: kata.lesson.name for kata in KATAS}
     cited: dict[str, set] = {}
     for path, owner in _citing_files():
