@@ -44,14 +44,14 @@ def test_help_lists_every_subcommand_and_each_has_its_own_help():
     assert "--max-hint-level" in run("release", "--help").stdout
 
 
-def test_the_readme_command_list_names_every_subcommand():
-    """The README's list under "grade.py" has a line for every subcommand, and tells that the
-    self-tests expect untouched stubs."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listing = readme.split("## grade.py", 1)[1].split("```", 2)[1]
+def test_the_documented_command_list_names_every_subcommand():
+    """The command line's list (docs/grading.md) has a line for every subcommand, and the
+    development page tells that the self-tests expect untouched stubs."""
+    grading = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
+    listing = grading.split("## The command line", 1)[1].split("```", 2)[1]
     for name in SUBCOMMANDS:
         assert f"python grade.py {name} " in listing or (name == "grade" and "python grade.py [grade]" in listing), name
-    tests = readme.split("## The project's own tests", 1)[1]
+    tests = (ROOT / "docs" / "development.md").read_text(encoding="utf-8").split("## The project's own tests", 1)[1]
     assert "untouched stubs" in tests.split("`python -m pytest selftests` proves", 1)[0]
 
 

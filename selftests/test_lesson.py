@@ -36,11 +36,15 @@ def _citing_files():
         yield ROOT / "curriculum" / f"{kata.name}.toml", lesson_of[kata.name]
     yield ROOT / "kata_harness" / "content" / "messages.py", FIRST
     yield ROOT / "README.md", None
+    for page in sorted((ROOT / "docs").rglob("*.md")):   # the site's pages besides the notes themselves
+        if page not in NOTES.values():
+            yield page, None
 
 
 def _cited(lesson: str) -> dict[str, set]:
     """Every section of ``lesson`` cited anywhere a learner reads, with the files that cite it. A line
-    of the README that names a kata cites that kata's lesson; its other lines cite the first lesson."""
+    of the README or of a page of the site that names a kata cites that kata's lesson; its other lines cite
+    the first lesson."""
     lesson_of = {kata.name: kata.lesson.name for kata in KATAS}
     cited: dict[str, set] = {}
     for path, owner in _citing_files():
@@ -143,6 +147,11 @@ def _chinese_texts():
         for number, line in enumerate(notes.read_text(encoding="utf-8").splitlines(), 1):
             if re.search(f"[{CJK}]", line):
                 yield f"{notes.name}:{number}", line
+    for page in sorted((ROOT / "docs").rglob("*.zh.md")):   # the site's other Chinese pages
+        if page not in NOTES.values():
+            for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(f"[{CJK}]", line):
+                    yield f"{page.relative_to(ROOT).as_posix()}:{number}", line
 
 
 def _curriculum_texts():

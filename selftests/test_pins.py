@@ -97,8 +97,7 @@ def test_the_instructor_side_graders_install_from_the_list():
     packages = next(node.value for node in ast.walk(ast.parse(autograder)) if isinstance(node, ast.Assign)
                     and getattr(node.targets[0], "id", "") == "PACKAGES")
     assert {element.value for element in packages.elts} <= set(_pins())
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    codio = readme[readme.index("## Using with Codio"):readme.index("## Result formats")]
+    codio = (ROOT / "docs" / "platforms" / "codio.md").read_text(encoding="utf-8")   # the stack's install command
     assert "-r .guides/secure/pins.txt" in codio and not _named_pins(codio)
 
 
@@ -112,6 +111,6 @@ def test_the_self_test_workflow_runs_the_newest_torch_and_the_pinned_set():
     assert any("-r templates/pins.txt" in step.get("run", "") and step.get("if") == "matrix.set == 'pins'"
                for step in steps)
     assert not [step["run"] for step in steps if "${{" in step.get("run", "")]   # the matrix reaches them as variables
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    tested = readme[readme.index("### Which versions were tested where"):]
+    development = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    tested = development[development.index("## Which versions were tested where"):]
     assert NEWEST_TORCH in tested and _version(_pins()["torch"]) in tested
