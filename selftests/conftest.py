@@ -9,10 +9,12 @@ e2e"`` runs them in about a minute. The split cannot rot: every process a test s
 (``_Spawns``), and a test that starts a Python process without the mark fails, naming it.
 """
 
+import contextlib
 import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -86,12 +88,42 @@ _AUDIT = os.environ.get("KATA_E2E_AUDIT")   # a file: list the unmarked tests th
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Count what each test starts, from its set-up (its fixtures) to its tear-down."""
+    """Count what each test starts, from its set-up (its fixtures) to its tear-down; with
+    ``KATA_CPU_PROFILE`` set, also what it cost (see ``_cpu_profiled``)."""
     SPAWNS.current = []
     try:
-        return (yield)
+        with _cpu_profiled(item.nodeid):
+            return (yield)
     finally:
         SPAWNS.current = None
+
+
+_CPU_PROFILE = os.environ.get("KATA_CPU_PROFILE")   # a file: one line per test, its CPU seconds
+
+
+@contextlib.contextmanager
+def _cpu_profiled(nodeid: str):
+    """Append to ``KATA_CPU_PROFILE`` the test's CPU time (user+sys) of this process and of the
+    processes it started and waited for, then wall time: on a machine whose cores are shared, wall
+    time measures the neighbours. Warm grading children are counted when they end (at the end of
+    the run), so a test graded on them shows only its own process's share."""
+    if not _CPU_PROFILE:
+        yield
+        return
+    before, wall = _cpu_seconds(), time.perf_counter()
+    try:
+        yield
+    finally:
+        own, children = (after - start for after, start in zip(_cpu_seconds(), before))
+        with Path(_CPU_PROFILE).open("a", encoding="utf-8") as profile:
+            profile.write(f"{nodeid}\t{own:.2f}\t{children:.2f}\t{time.perf_counter() - wall:.2f}\n")
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """User+sys CPU seconds so far: this process's, and its ended children's."""
+    import resource  # POSIX only, and only asked for where a profile is wanted
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
 
 
 @pytest.hookimpl(wrapper=True)
