@@ -709,5 +709,5 @@ def _term_plan(args) -> term.TermPlan:
         print(f"batch: --at {args.at} chooses each commit by what the student wrote ("
               f"{'its committer date' if repository.is_date(args.at) else 'a tag, which anyone who can push names'}); "
               f"for a deadline no student can move, give the platform's or your own record: --record FILE "
-              f"(README, \"Deadline grading\")", file=sys.stderr)
+              f"(docs/deadline-grading.md)", file=sys.stderr)
     return plan
