@@ -146,6 +146,12 @@ def _compare_dict(yours, expected, aspects, tolerance, where):
 
 
 def _compare_module(yours, expected, aspects, tolerance, where):
+    # A layer the module does not register (kept in a plain Python list) owns no parameter: the
+    # counts differ even where every registered one matches.
+    for group in ("params", "buffers"):
+        if len(yours[group]) != len(expected[group]):
+            return Difference("kind", "aspect.length", {"yours": len(yours[group]), "expected": len(expected[group])},
+                              _extend(where, ".parameters()" if group == "params" else ".buffers()"))
     if yours["training"] != expected["training"]:
         return Difference("training", "aspect.training",
                           {"yours": _show(yours["training"]), "expected": _show(expected["training"])}, where)
