@@ -60,5 +60,5 @@ KATA = Kata("k25_detach", [
         Case(partly_frozen()),
         # A caller's model in eval mode with stale gradients: freezing changes neither.
         Case(stale_grads(module(mlp, train=False))),
-    ], aspects=BASIC + ("caller",), probes=(Probe("requires_grad_flags", requires_grad_flags),)),
+    ], aspects=BASIC + ("caller_grads",), probes=(Probe("requires_grad_flags", requires_grad_flags),)),
 ])
