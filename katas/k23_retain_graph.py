@@ -37,10 +37,11 @@ def two_loss_grads(model: nn.Linear, x: torch.Tensor) -> tuple:
 
 def fit_head(encoder: nn.Module, head: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> list:
     """Train `head` alone on the features of the frozen `encoder`: compute `encoder(x)` ONCE, before the
-    loop, then take `steps` plain SGD steps (torch.optim.SGD over `head.parameters()`, learning rate `lr`,
-    no momentum) on the mean-squared-error loss of head(features) against `y`. Return each step's loss,
-    measured before its update, as a list of Python floats. The encoder's parameters stay as they were
-    and get no gradient.
+    loop, then take `steps` plain SGD steps over `head.parameters()` (learning rate `lr`, no momentum;
+    torch.optim.SGD is the tool meant) on the mean-squared-error loss of head(features) against `y`.
+    Return each step's loss, measured before its update, as a list of Python floats. `head` is updated
+    in place, as a training function's model is; the encoder's parameters stay as they were and get no
+    gradient, and `x` and `y` are left unchanged.
 
     Pitfall: the features computed once from encoder(x) WITH their graph: the first backward() runs on into the
     encoder and frees that part of the graph, so the second step raises "Trying to backward through
@@ -49,9 +50,9 @@ def fit_head(encoder: nn.Module, head: nn.Linear, x: torch.Tensor, y: torch.Tens
     Lesson (docs/lesson2.md): §2.3, §3.2
 
     在冻结的 `encoder` 的特征上只训练 `head`：在循环之前只计算一次 `encoder(x)`，然后用均方误差损失
-    （head(features) 对 `y`）做 `steps` 步普通 SGD（作用于 `head.parameters()` 的 torch.optim.SGD，学习率为
-    `lr`，不带动量）。返回每一步在参数更新之前的损失值，组成 Python float 列表。编码器的参数保持原样，
-    也不会得到梯度。
+    （head(features) 对 `y`）对 `head.parameters()` 做 `steps` 步普通 SGD（学习率为 `lr`，不带动量；
+    本意是用 torch.optim.SGD）。返回每一步在参数更新之前的损失值，组成 Python float 列表。和训练函数的模型一样，
+    `head` 被原地更新；编码器的参数保持原样，也不会得到梯度，`x` 和 `y` 保持不变。
     陷阱：由 encoder(x) 只计算一次特征，却带着它们的计算图：第一次 backward() 会一直传进编码器，并释放那部分
     计算图，于是第二步就会报错 “Trying to backward through the graph a second time”。冻结的编码器给出的特征
     就是数据：不需要计算图。

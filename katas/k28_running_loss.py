@@ -14,8 +14,9 @@ from torch import nn
 
 
 def train_epoch(model: nn.Module, batches: list, lr: float) -> float:
-    """One epoch: one plain SGD step (torch.optim.SGD, learning rate `lr`, no momentum) per `(x, y)` batch
-    on the mean-squared-error loss, updating `model` in place. Return the MEAN of the batch losses, each
+    """One epoch: one plain SGD step (learning rate `lr`, no momentum; torch.optim.SGD is the tool meant)
+    per `(x, y)` batch on the mean-squared-error loss, updating `model` in place (the batches are left
+    unchanged). Return the MEAN of the batch losses, each
     measured before its step, as a Python float. At any time the loop keeps at most one batch's graph
     alive.
 
@@ -24,8 +25,9 @@ def train_epoch(model: nn.Module, batches: list, lr: float) -> float:
     Example: train_epoch(nn.Linear(3, 1), [(x1, y1), (x2, y2)], 0.1) -> e.g. 0.87
     Lesson (docs/lesson2.md): §4.3
 
-    训练一个 epoch：对每个 `(x, y)` 批次，用均方误差损失做一步普通 SGD（torch.optim.SGD，学习率为 `lr`，
-    不带动量），原地更新 `model`。返回各批次损失（每个都在它那一步更新之前测得）的平均值，并且是 Python float。
+    训练一个 epoch：对每个 `(x, y)` 批次，用均方误差损失做一步普通 SGD（学习率为 `lr`，不带动量；
+    本意是用 torch.optim.SGD），原地更新 `model`（各批次保持不变）。
+    返回各批次损失（每个都在它那一步更新之前测得）的平均值，并且是 Python float。
     在任何时刻，循环最多只保留一个批次的计算图。
     陷阱：`total += loss` 累加的是损失“张量”：于是 `total` 会留住每个批次的计算图以及它们保存的所有中间激活值，
     直到 epoch 结束，内存随着每个批次不断增长。

@@ -36,11 +36,13 @@ def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple:
 
 
 def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tuple:
-    """Fit the line x @ w + b to `y` by gradient descent written by hand (no torch.optim): start from
+    """Fit the line x @ w + b to `y` by gradient descent written by hand (the point is to do without
+    torch.optim; the grader judges the result, not the tools): start from
     w = 0 (shape (D,)) and b = 0 (0-dim), leaves that require grad, on `x`'s device and in its dtype;
     then `steps` times: forward, the mean squared error, backward(), the update w -= lr * dL/dw,
     b -= lr * dL/db. Return the tuple (w, b, losses): w and b detached (no requires_grad), losses a
-    float32 CPU tensor of shape (steps,) holding each step's loss before its update.
+    float32 CPU tensor of shape (steps,) holding each step's loss before its update. `x` and `y` are left
+    unchanged.
     Judged by behaviour: w and b end within 0.001 of the least-squares fit, the losses fall at every
     step, and nothing returned holds a graph.
 
@@ -51,10 +53,12 @@ def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tupl
              -> (tensor([2.0000]), tensor(1.0000), tensor([21.0000, 7.0587, 2.3730, ...]))
     Lesson (docs/lesson2.md): §5.1, §5.2
 
-    用亲手写的梯度下降（不用 torch.optim）把直线 x @ w + b 拟合到 `y` 上：从 w = 0（形状为 (D,)）和 b = 0
-    （0 维）开始，它们是需要梯度的叶子张量，放在 `x` 所在的设备上、用 `x` 的 dtype；然后重复 `steps` 次：
+    用亲手写的梯度下降（本意是不用 torch.optim；评判的是结果，不是所用的工具）
+    把直线 x @ w + b 拟合到 `y` 上：从 w = 0（形状为 (D,)）和 b = 0（0 维）开始，它们是需要梯度的叶子张量，
+    放在 `x` 所在的设备上、用 `x` 的 dtype；然后重复 `steps` 次：
     前向计算，均方误差，backward()，更新 w -= lr * dL/dw、b -= lr * dL/db。返回元组 (w, b, losses)：
     w 和 b 是分离出来的张量（不需要梯度），losses 是形状为 (steps,) 的 float32 CPU 张量，装着每一步在更新之前的损失。
+    `x` 和 `y` 保持不变。
     按行为评判：w 和 b 最终与最小二乘解相差不超过 0.001，损失每一步都下降，返回的东西都不带计算图。
     陷阱：整节课都在这一个循环里：更新要逆着梯度走，而且不能被记录（torch.no_grad()）；每一步之后都要清空梯度；
     损失要取“平均值”（求和会让步长比 lr 表示的大 N 倍）；每个损失都用 loss.item() 保存，而不是保存张量。
@@ -68,7 +72,8 @@ def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tupl
 def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> torch.Tensor:
     """Fit the nn.Linear(D, 1) `model` to the data with torch.optim.SGD (learning rate `lr`, no momentum):
     `steps` full-batch steps on the mean squared error between the model's predictions and the targets
-    `y`, of shape (N,). `model` is updated in place. Return the losses, each measured before its step,
+    `y`, of shape (N,). `model` is updated in place, as a training function's model is; `x` and `y` are
+    left unchanged. Return the losses, each measured before its step,
     as a float32 CPU tensor of shape (steps,).
     Judged by behaviour: the model's weight and bias end within 0.001 of the least-squares fit, the
     losses fall at every step, and the loop keeps at most one step's graph alive.
@@ -79,7 +84,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     Lesson (docs/lesson2.md): §6.3, §4.2
 
     用 torch.optim.SGD（学习率为 `lr`，不带动量）把 nn.Linear(D, 1) 模型 `model` 拟合到数据上：以模型预测与
-    形状为 (N,) 的目标 `y` 之间的均方误差为损失，在整批数据上做 `steps` 步。原地更新 `model`。返回每一步在
+    形状为 (N,) 的目标 `y` 之间的均方误差为损失，在整批数据上做 `steps` 步。和训练函数一样，原地更新 `model`；
+    `x` 和 `y` 保持不变。返回每一步在
     更新之前测得的损失，组成形状为 (steps,) 的 float32 CPU 张量。
     按行为评判：模型的权重和偏置最终与最小二乘解相差不超过 0.001，损失每一步都下降，循环最多只保留一步的计算图。
     陷阱：model(x) 的形状是 (N, 1)，`y` 的形状是 (N,)：损失会把它们广播成 (N, N)，模型学到的就是别的东西了；

@@ -9,10 +9,12 @@ e2e"`` runs them in about a minute. The split cannot rot: every process a test s
 (``_Spawns``), and a test that starts a Python process without the mark fails, naming it.
 """
 
+import contextlib
 import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -86,12 +88,64 @@ _AUDIT = os.environ.get("KATA_E2E_AUDIT")   # a file: list the unmarked tests th
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Count what each test starts, from its set-up (its fixtures) to its tear-down."""
+    """Count what each test starts, from its set-up (its fixtures) to its tear-down; with
+    ``KATA_CPU_PROFILE`` set, also what it cost (see ``_cpu_profiled``)."""
     SPAWNS.current = []
     try:
-        return (yield)
+        with _cpu_profiled(item.nodeid):
+            return (yield)
     finally:
         SPAWNS.current = None
+
+
+_CPU_PROFILE = os.environ.get("KATA_CPU_PROFILE")   # a file: one line per test, its CPU seconds
+
+
+@contextlib.contextmanager
+def _cpu_profiled(nodeid: str):
+    """Append to ``KATA_CPU_PROFILE`` the test's CPU time (user+sys) of this process and of the
+    processes it started (ended or still running, as the warm grading children), then wall time: on
+    a machine whose cores are shared, wall time measures the neighbours. A negative children's
+    figure is a running child that ended before this process waited for it: its time is counted
+    again where it is waited for."""
+    if not _CPU_PROFILE:
+        yield
+        return
+    before, wall = _cpu_seconds(), time.perf_counter()
+    try:
+        yield
+    finally:
+        own, children = (after - start for after, start in zip(_cpu_seconds(), before))
+        with Path(_CPU_PROFILE).open("a", encoding="utf-8") as profile:
+            profile.write(f"{nodeid}\t{own:.2f}\t{children:.2f}\t{time.perf_counter() - wall:.2f}\n")
+
+
+def _cpu_seconds() -> tuple[float, float]:
+    """User+sys CPU seconds so far: this process's, and its children's: those it waited for, and
+    those still running (the warm grading children and what they waited for, from /proc)."""
+    import resource  # POSIX only, and only asked for where a profile is wanted
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime + _running_descendants_cpu()
+
+
+def _running_descendants_cpu() -> float:
+    """CPU seconds of this process's running descendants, each with its waited-for children (Linux's
+    /proc; 0 elsewhere). A descendant that ended unwaited by this process (an orphan of grade.py)
+    is missed: the profile is a floor."""
+    parents, spent = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):   # ended meanwhile
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+        spent[int(stat.parent.name)] = sum(int(field) for field in fields[11:15])   # utime stime cutime cstime
+    mine, grown = {os.getpid()}, True
+    while grown:
+        grown = {pid for pid, parent in parents.items() if parent in mine} - mine
+        mine |= grown
+    return sum(spent[pid] for pid in mine - {os.getpid()}) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.hookimpl(wrapper=True)

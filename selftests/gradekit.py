@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from selftests.once import built_once
+from selftests.schema import schema_errors
 from selftests.warm import grade_here
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,30 +52,22 @@ def solutions_from_reference(target: Path) -> Path:
 
 
 def check_schema(doc: dict) -> None:
-    """Assert that ``doc`` follows grade.py's JSON schema (README.md, section "grade.py"), field by field."""
-    assert set(doc) >= {"score", "max_score", "lang", "graded_against", "integrity", "katas", "sandbox"}
-    assert doc["lang"] in ("en", "zh")
-    assert doc["sandbox"] in ("bubblewrap", "none")
-    assert isinstance(doc["score"], int) and isinstance(doc["max_score"], int)
+    """Assert that ``doc`` follows grade.py's JSON document (docs/result-format.md): the published
+    schema docs/result.schema.json field by field, then the rules between fields a schema cannot say."""
+    errors = schema_errors(doc)
+    assert not errors, "\n".join(errors)
     assert 0 <= doc["score"] <= doc["max_score"]
-    assert doc["graded_against"] in ("reference", "answer-key")
-    assert isinstance(doc["integrity"]["ok"], bool) and isinstance(doc["integrity"]["modified"], list)
     assert sum(k["score"] for k in doc["katas"]) == doc["score"]
     assert sum(k["max_score"] for k in doc["katas"]) == doc["max_score"]
     for kata in doc["katas"]:
-        assert set(kata) == {"kata", "score", "max_score", "functions"}
         assert sum(f["score"] for f in kata["functions"]) == kata["score"]
         assert sum(f["max_score"] for f in kata["functions"]) == kata["max_score"]
         for function in kata["functions"]:
-            parts = {"name", "status", "score", "max_score", "message", "differed", "pitfall", "hint"}
-            assert parts <= set(function) <= parts | {"skipped"}
             # The message is built once from its parts: the hint is a field of its own, never repeated.
             assert not function["hint"] or function["hint"] not in function["message"]
             assert function["differed"] in function["message"] and function["pitfall"] in function["message"]
             assert bool(function["pitfall"]) == (function["status"] == "failed")
-            assert function["status"] in ("passed", "failed", "error", "todo")
             assert function["score"] == (function["max_score"] if function["status"] == "passed" else 0)
-            assert isinstance(function["message"], str) and isinstance(function["hint"], str)
             assert (function["message"] == "") == (function["status"] == "passed")
 
 
@@ -96,12 +89,15 @@ def project_copy(target: Path, *, reference: bool = True) -> Path:
 
 def student_template(tmp_path_factory) -> Path:
     """The student template ``grade.py release DIR`` writes, released once for the whole test run
-    (``built_once``) and shared by every module that only reads it: a release grades twice to check
-    itself. Tests copy it before they change anything."""
+    (``built_once``) and shared by every module that only reads it. Written in this process by the
+    release command's own engine, without its self-check (``verified=False``): a release grades
+    twice in fresh processes to check itself, which test_cli.py and test_hidden.py run end to end,
+    and the modules that read this template grade it themselves. Tests copy it before they change
+    anything."""
     def release(folder: Path) -> None:
-        done = run("release", str(folder / "template"), timeout=900)
-        assert done.returncode == 0, done.stderr
-        assert "checked" in done.stdout
+        from kata_harness.commands import release as release_command
+
+        assert release_command.release(folder / "template", verified=False) == []
 
     return built_once(tmp_path_factory, "student-template", release) / "template"
 

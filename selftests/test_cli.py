@@ -31,17 +31,27 @@ def _first(kata_index: int = 0):
 
 # --- the command line -----------------------------------------------------------------------------
 
-@pytest.mark.e2e
 def test_help_lists_every_subcommand_and_each_has_its_own_help():
-    done = run("--help")
+    """grade.py's own parser and command, in this process (a light command starts no child)."""
+    done = grade_here("--help")
     assert done.returncode == 0 and done.stderr == ""
     for name in SUBCOMMANDS:
         assert f"    {name} " in done.stdout, name
     assert set(build_parser().subcommands) == set(SUBCOMMANDS)
     for name in SUBCOMMANDS:
-        own = run(name, "--help")
+        own = grade_here(name, "--help")
         assert own.returncode == 0 and "usage: grade.py" in own.stdout, name
-    assert "--max-hint-level" in run("release", "--help").stdout
+    assert "--max-hint-level" in grade_here("release", "--help").stdout
+
+
+@pytest.mark.e2e
+def test_a_real_grade_py_prints_the_same_help():
+    """The help and a usage error as a learner's ``python grade.py`` prints them (its bootstrap, its
+    exit status), once end to end; the tests above run the same parser in this process."""
+    done = run("--help")
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == grade_here("--help").stdout
+    refused = run("--format", "nope")
+    assert refused.returncode == 2 and refused.stdout == "" and refused.stderr == grade_here("--format", "nope").stderr
 
 
 def test_the_documented_command_list_names_every_subcommand():
@@ -63,18 +73,16 @@ def test_grading_is_the_default_subcommand():
     assert statuses(implicit) == statuses(explicit)
 
 
-@pytest.mark.e2e
 @pytest.mark.parametrize("argv", [["--format", "nope"], ["watch", "--interval"], ["batch"], ["release"],
                                   ["hint", "x", "--level", "0"], ["check", "--nope"]],
                          ids=lambda argv: " ".join(argv))
 def test_a_usage_error_is_printed_once_with_exit_status_2(argv):
-    done = run(*argv)
+    done = grade_here(*argv)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("usage: grade.py") == 1 and done.stderr.count("error:") == 1, done.stderr
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.e2e
 def test_a_typo_answers_with_the_kata_or_function_probably_meant():
     """`hint add_bais`, `grade.py k5`: the one line of the usage error names what was probably meant,
     among katas and functions alike."""
@@ -83,22 +91,21 @@ def test_a_typo_answers_with_the_kata_or_function_probably_meant():
     number = f"k{int(kata.number[1:])}"                                    # k5 for k05
     for argv, meant in ((["hint", typo], function.name), (["hint", f"{kata.name}.{typo}"], function.qualified),
                         ([number], kata.number)):
-        done = (run if argv[0] == "hint" else grade_here)(*argv, "--lang", "en")
+        done = grade_here(*argv, "--lang", "en")
         assert done.returncode == 2 and done.stdout == "", done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert f"(did you mean `{meant}`?)" in done.stderr, done.stderr
-    chinese = run("hint", typo, "--lang", "zh")
+    chinese = grade_here("hint", typo, "--lang", "zh")
     assert f"（你是不是想输入 `{function.name}`？）" in chinese.stderr, chinese.stderr
-    nothing = run("hint", "qqqqqqqqqq", "--lang", "en")
+    nothing = grade_here("hint", "qqqqqqqqqq", "--lang", "en")
     assert nothing.returncode == 2 and "did you mean" not in nothing.stderr
 
 
-@pytest.mark.e2e
 def test_past_the_last_hint_level_says_no_more_hints_in_both_languages():
     _, function = _first()
     levels = len(function.hints)
-    english = run("hint", function.qualified, "--level", str(levels + 1), "--lang", "en")
-    chinese = run("hint", function.qualified, "--level", str(levels + 1), "--lang", "zh")
+    english = grade_here("hint", function.qualified, "--level", str(levels + 1), "--lang", "en")
+    chinese = grade_here("hint", function.qualified, "--level", str(levels + 1), "--lang", "zh")
     assert english.returncode == chinese.returncode == 2
     assert "no more hints" in english.stderr and f"1-{levels}" in english.stderr
     assert "没有更多提示" in chinese.stderr

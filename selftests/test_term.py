@@ -19,7 +19,7 @@ import pytest
 from kata_harness.commands import batch, repository
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import class_report, feedback, gradebook, progress
-from kata_harness.term import late, plan, record, roster, shards, shared
+from kata_harness.term import identity, late, lms, plan, record, roster, shards, shared
 from kata_harness.usage import UsageError
 from selftests import term_class
 from selftests.classes import synthetic_gradebook
@@ -141,7 +141,7 @@ def test_the_record_is_read_from_a_csv_or_from_classroom_50s_scores(tmp_path):
     counted = make_term_class(tmp_path / "class")
     scores = record.read_record(tmp_path / "class" / "scores.json")
     bob = scores.of(folder_name("bob"))
-    assert scores.of("bob") == bob   # one assignment in the file: the username alone finds it too
+    assert scores.of("bob") == []   # filed under its repository's name only (a login can equal a classmate's folder)
     # graded_at (the platform's clock), never datetime (the commit's own date, which bob set)
     assert [record.time_text(s.at) for s in bob] == ["2026-11-29T10:02:00Z", "2026-12-02T09:00:00Z"]
     assert bob[-1].commit == counted["bob"]
@@ -255,7 +255,8 @@ def test_feedback_names_the_pitfall_section_and_hint_and_stays_in_its_folder(tmp
     files = sorted(p.name for p in folder.iterdir())
     assert len(files) == 2 * len(hostile) and all((folder / name).resolve().parent == folder.resolve() for name in files)
     assert not any(part in ("..", "CON.md") or len(part.encode()) > 255 for part in files)
-    assert {p.name for p in written.values()} >= {"A.md", "a (2).md"}   # no name taken twice, whatever the case
+    names = {p.name for p in written.values()}
+    assert names >= {"A (1).md", "a (2).md"} and "A.md" not in names   # a name two rows make is neither's
     text = written["<img src=x onerror=alert(1)>"].read_text(encoding="utf-8")
     assert "<img" not in text and "<script" not in text and "&lt;img src=x onerror=alert(1)&gt;" in text
     assert "\\*bold\\* \\[link\\]" in text and "``f(`x`)``" in text
@@ -404,6 +405,89 @@ def test_the_canvas_export_is_filled_and_moodle_gets_its_rows(tmp_path):
         source = str(tmp_path / "g.csv") if why == "not a JSON gradebook" else str(tmp_path / "g.json")
         done = grade_here("export", source, *args, "--out", str(tmp_path / "x.csv"))
         assert done.returncode == 2 and why in done.stderr
+
+
+# --- one identity per student (issue: trust, round 4, item 1) ----------------------------------------
+
+def _scores(*entries: tuple[str, str, str]) -> dict:
+    """A one-assignment Classroom 50 scores.json: (owner, commit, graded_at) per submission."""
+    return {"schema": "classroom50/scores/v1", "assignments": {"hw1": {"type": "individual", "entries": [
+        {"owner": owner, "submissions": [{"submission": "submit/1", "classroom": "c", "commit": commit,
+                                          "graded_at": at}]} for owner, commit, at in entries]}}}
+
+
+def test_a_login_chosen_to_equal_a_classmates_folder_files_only_under_its_own_repository(tmp_path):
+    # bob's clone is c-hw1-bob; mallory's login is "c-hw1-bob", so her clone is c-hw1-c-hw1-bob
+    # and she submits later: filed also under the bare owner, it became bob's last submission.
+    (tmp_path / "scores.json").write_text(json.dumps(_scores(("bob", "b" * 40, "2026-11-30T10:00Z"),
+                                                             ("c-hw1-bob", "c" * 40, "2026-11-30T11:00Z"))))
+    scores = record.read_record(tmp_path / "scores.json")
+    assert [s.commit for s in scores.of("c-hw1-bob")] == ["b" * 40]
+    assert [s.commit for s in scores.of("c-hw1-c-hw1-bob")] == ["c" * 40]
+    assert scores.of("bob") == [] and not scores.clash("c-hw1-bob")
+    # two owners the record cannot tell apart are refused by name, not merged into one history
+    (tmp_path / "two.json").write_text(json.dumps(_scores(("Bob", "b" * 40, "2026-11-30T10:00Z"),
+                                                          ("bob", "c" * 40, "2026-11-30T11:00Z"))))
+    two = record.read_record(tmp_path / "two.json")
+    assert two.clash("c-hw1-bob") == ["Bob", "bob"]
+    submission = batch.Submission("c-hw1-bob", tmp_path)
+    batch.read_submission(submission, {"k01_x"}, None, plan.TermPlan(record=two))
+    assert submission.files is None and "'Bob' and 'bob' are one student's name" in submission.notes[0]
+
+
+def _two_folders(where: Path, *names: str) -> list[batch.Submission]:
+    kata = FUNCTIONS[0].kata
+    for name in names:
+        (where / name).mkdir()
+        (where / name / f"{kata}.py").write_text("x = 1\n")
+    return batch.collect(where, {kata})
+
+
+def test_a_folder_that_differs_only_by_case_takes_nobodys_roster_identity_or_canvas_cell(tmp_path):
+    (tmp_path / "class").mkdir()
+    found = _two_folders(tmp_path / "class", "Bob", "bob")
+    assert [s.files for s in found] == [None, None]
+    assert all("are one student's name" in s.notes[0] and "neither is graded" in s.notes[0] for s in found)
+    assert "'Bob'" in found[1].notes[0] and "'bob'" in found[0].notes[0]   # each row names the other
+    (tmp_path / "roster.csv").write_text("submission,student,email,id\nbob,Bob Li,bob@uni.example,S1\n")
+    students = roster.read_roster(tmp_path / "roster.csv")
+    rows = [{**batch.row_for(s, FUNCTIONS, None), "score": 9} for s in found]   # even a score is not credited
+    joined = roster.join(rows, students, FUNCTIONS)
+    assert len(joined) == 2 and all(row["email"] == "" and "roster's columns are on neither" in row["notes"] for row in joined)
+    cells = lms.canvas(joined, "Student,ID,SIS User ID,SIS Login ID,Section,Katas\nBob Li,7,S1,bob,A,\n", "Katas")
+    assert cells.text.splitlines()[1].endswith(",")   # blank: neither folder's score is guessed to be his
+    assert cells.unfilled == ["Bob Li"]
+
+
+def test_a_folder_with_a_leading_space_takes_no_classmates_feedback_file(tmp_path):
+    (tmp_path / "class").mkdir()
+    found = _two_folders(tmp_path / "class", " bob", "bob")
+    assert [s.files for s in found] == [None, None] and all("refused" in s.notes[0] for s in found)
+    rows = [batch.row_for(s, FUNCTIONS, None) for s in found]
+    (tmp_path / "feedback").mkdir()
+    written = feedback.write_all(tmp_path / "feedback", rows, KATAS, "en")
+    assert sorted(path.name for path in written.values()) == ["bob (1).md", "bob (2).md"]   # nobody's file is "bob.md"
+    assert identity.key(" Ｂob ") == identity.key("bob") and identity.key("bob") != identity.key("bobby")
+
+
+def test_a_roster_that_spells_a_folder_in_another_case_is_one_row_in_one_shard():
+    # the roster writes "Bob", the clone is "bob": one student, whichever shard grades him
+    names = [f"Student{n:02d}" for n in range(30)] + ["Bob", "ÉLODIE"]
+    for count in (2, 3, 5):
+        for name in names:
+            assert [shards.Shard(k, count).holds(name) for k in range(1, count + 1)] == \
+                   [shards.Shard(k, count).holds(identity.key(name)) for k in range(1, count + 1)]
+    students = roster.Roster(tuple(roster.Student(name, name, f"{n}@uni.example", str(n)) for n, name in enumerate(names)))
+    graded = [{**gradebook.row(name.lower(), [], FUNCTIONS, None), "score": 7} for name in names]
+    rows = []
+    for k in (1, 2, 3):
+        part = shards.Shard(k, 3)
+        book = roster.join([row for row in graded if part.holds(row["submission"])], students, FUNCTIONS, keep=part.holds)
+        rows += [{**row, "shard": str(part)} for row in book]
+    merged, _ = shards.merged([("all", rows)])
+    assert len(merged) == len(names) and all(row["score"] == 7 and row["email"] for row in merged)
+    with pytest.raises(shards.ShardError, match="is in all and in again"):   # one student twice is refused
+        shards.merged([("all", rows[:1]), ("again", [{**rows[0], "submission": rows[0]["submission"].upper()}])])
 
 
 # --- progress, permissions, the report's ranking ------------------------------------------------------

@@ -56,8 +56,8 @@ from ..layout import ROOT, Layout
 from ..outputs import class_report, feedback, gradebook
 from ..outputs.gradebook import GRADEBOOK_LIMIT
 from ..outputs.progress import Progress
+from ..term import identity, shared
 from ..term import plan as term
-from ..term import shared
 from ..term.record import Submitted, time_text
 from . import UsageError, repository
 
@@ -193,6 +193,10 @@ def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan
     commit the record names, or from the folder as it is where the record names no commit. A commit
     the record does not name is never graded, whatever the repository's tags and dates say."""
     assert plan.record is not None
+    if plan.record.clash(submission.name):
+        owners = plan.record.clash(submission.name)
+        submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}"))
+        return
     if not plan.record.of(submission.name):
         submission.notes.append(f"no submission in the record {plan.record.source}: not graded")
         return
@@ -243,9 +247,14 @@ def collect(directory: Path, katas: set[str], at: str | None = None,
     Whatever goes wrong while reading one (a folder nobody may open, one nested a thousand levels
     deep, anything raised) is a note on its row, and the others are read as usual."""
     found = []
-    for entry in sorted(os.listdir(directory)):   # noqa: PTH208 (names as the folder holds them, undecodable bytes included)
+    entries = sorted(os.listdir(directory))   # noqa: PTH208 (names as the folder holds them, undecodable bytes included)
+    clashing = identity.clashes(e for e in entries if not e.startswith("."))
+    for entry in entries:
         folder = directory / entry
         if entry.startswith(".") or (plan is not None and not plan.keeps(entry)):
+            continue
+        if entry in clashing:   # two folders, one student: nothing says which is theirs
+            found.append(Submission(entry, folder, notes=[identity.clash_note(entry, clashing[entry])]))
             continue
         if folder.is_symlink():
             found.append(Submission(entry, folder, notes=["a symbolic link, not a folder (not graded)"]))
@@ -709,5 +718,5 @@ def _term_plan(args) -> term.TermPlan:
         print(f"batch: --at {args.at} chooses each commit by what the student wrote ("
               f"{'its committer date' if repository.is_date(args.at) else 'a tag, which anyone who can push names'}); "
               f"for a deadline no student can move, give the platform's or your own record: --record FILE "
-              f"(README, \"Deadline grading\")", file=sys.stderr)
+              f"(docs/deadline-grading.md)", file=sys.stderr)
     return plan

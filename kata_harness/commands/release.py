@@ -129,11 +129,14 @@ def check_stubs(key: answer_key.AnswerKey) -> None:
 
 
 def release(out: Path, force: bool = False, secret: str | None = None, max_hint_level: int | None = None, *,
-            for_classroom50: bool = False) -> list[str]:
+            for_classroom50: bool = False, verified: bool = True) -> list[str]:
     """Write the template into ``out`` and verify it; returns what the self-check found wrong.
     ``secret``: the instructor's secret, which signs the manifest (neither it nor the hidden key is copied).
     ``max_hint_level``: the template's curriculum keeps hint levels 1 to N only.
     ``for_classroom50``: without the practice workflow and the manifest (see the module's docstring).
+    ``verified=False`` skips the self-check (``verify``: two or three gradings in fresh processes),
+    for a caller that checks the files itself or only reads them (the self-tests' shared template);
+    the command line always verifies.
     The template is written and checked in a folder beside ``out`` and takes ``out``'s place only
     once it passed: a refusal or a failed check leaves no half-written folder, and a forced release
     leaves what ``out`` held until then."""
@@ -147,7 +150,8 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
     staging = out.parent / f".{out.name}.unfinished-{secrets.token_hex(4)}"   # beside out: one rename away
     staging.mkdir()
     try:
-        problems = _write_template(staging, key, secret, max_hint_level, for_classroom50=for_classroom50)
+        problems = _write_template(staging, key, secret, max_hint_level, for_classroom50=for_classroom50,
+                                   verified=verified)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -161,8 +165,8 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
 
 
 def _write_template(out: Path, key: answer_key.AnswerKey, secret: str | None, max_hint_level: int | None, *,
-                    for_classroom50: bool) -> list[str]:
-    """Write the template into the empty folder ``out`` and verify it (``release``)."""
+                    for_classroom50: bool, verified: bool = True) -> list[str]:
+    """Write the template into the empty folder ``out`` and verify it unless told not to (``release``)."""
     for name in COPIED_FILES:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, out / name)
@@ -178,7 +182,7 @@ def _write_template(out: Path, key: answer_key.AnswerKey, secret: str | None, ma
         _remove_empty_folders(out / ".github")
     else:
         integrity.write_manifest(out, secret)
-    return verify(out, secret)
+    return verify(out, secret) if verified else []
 
 
 def _remove_empty_folders(folder: Path) -> None:

@@ -1,4 +1,4 @@
-"""grade.py's JSON document (its fields are listed in README.md, section "grade.py")."""
+"""grade.py's JSON document (its fields: docs/result-format.md; its schema: docs/result.schema.json)."""
 
 from __future__ import annotations
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from pathlib import Path
 
 from ..content.curriculum import FunctionInfo, KataInfo
@@ -240,12 +241,16 @@ def html_page(row: dict, katas: list[KataInfo], lang: str) -> str:
 
 def write_all(folder: Path, rows: list[dict], katas: list[KataInfo], lang: str) -> dict[str, Path]:
     """Write every row's feedback into ``folder`` (Markdown, and HTML beside it); returns
-    {submission: its Markdown file}. Two names that would make the same file get a number."""
+    {submission: its Markdown file}. Names that would make the same file each get a number."""
     written: dict[str, Path] = {}
-    taken: set[str] = set()
-    for row in rows:
-        name = base = file_name(str(row.get("submission", "")))
-        number = 2
+    bases = [file_name(str(row.get("submission", ""))) for row in rows]
+    # A name that two rows would make (`` bob`` and ``bob``) is nobody's: each gets a number, so that
+    # no folder takes a classmate's file by sorting first.
+    counts = Counter(base.casefold() for base in bases)
+    shared = {base for base, count in counts.items() if count > 1}
+    taken: set[str] = set(shared)
+    for row, base in zip(rows, bases):
+        name, number = base, 1 if base.casefold() in shared else 2
         while name.casefold() in taken:
             name, number = f"{base} ({number})", number + 1
         taken.add(name.casefold())

@@ -7,8 +7,9 @@ and the ``Points Possible`` row; every other column is an assignment (an unknown
 assignment). So ``canvas`` keeps the export's leading columns, rows and ``Points Possible`` row and
 writes one assignment column: the named one, filled (an existing ``Katas (12345)`` for ``--column
 Katas``), or added. A student is matched through the gradebook's ``email`` or ``id`` (the roster's)
-to ``SIS Login ID``, ``ID`` or ``SIS User ID``, else through the submission's name; a student who
-cannot be matched keeps a blank cell. ``moodle`` writes ``email,grade`` (or ``idnumber,grade``
+to ``SIS Login ID``, ``ID`` or ``SIS User ID``, else through the submission's name (its identity,
+``identity.key``); a student who cannot be matched, or whom two rows match, keeps a blank cell.
+``moodle`` writes ``email,grade`` (or ``idnumber,grade``
 where the gradebook has more ids than emails).
 
 The identifiers are written as the gradebook and the export hold them, so that the platform can
@@ -24,6 +25,7 @@ import io
 from dataclasses import dataclass, field
 
 from ..outputs.gradebook import neutralise
+from . import identity
 from .late import number
 
 LEADING = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
@@ -61,20 +63,29 @@ def _column(header: list[str], name: str, leading: int) -> int | None:
 
 def _matcher(rows: list[dict]):
     """A function from a Canvas line ({column: cell}) to the gradebook row of that student (or None)."""
-    keyed: dict[tuple[str, str], dict] = {}
+    keyed: dict[tuple[str, str], dict | None] = {}
     for row in rows:
         for kind, value in (("email", row.get("email")), ("id", row.get("id")), ("name", row.get("submission"))):
             if isinstance(value, str) and value:
-                keyed.setdefault((kind, value.casefold() if kind != "id" else value), row)
+                found = (kind, _key(kind, value))
+                # Two rows with one key (two folders of one student): neither is guessed (None).
+                keyed[found] = None if found in keyed and keyed[found] is not row else row
 
     def match(line: dict) -> dict | None:
         login, canvas_id, sis = line.get("SIS Login ID", ""), line.get("ID", ""), line.get("SIS User ID", "")
-        for key in (("email", login.casefold()), ("id", login), ("id", canvas_id), ("id", sis),
-                    ("name", login.casefold()), ("name", canvas_id.casefold())):
-            if key[1] and key in keyed:
-                return keyed[key]
+        for kind, value in (("email", login), ("id", login), ("id", canvas_id), ("id", sis),
+                            ("name", login), ("name", canvas_id)):
+            found = (kind, _key(kind, value))
+            if value and found in keyed:
+                return keyed[found]
         return None
     return match
+
+
+def _key(kind: str, value: str) -> str:
+    """How an identifier is compared: an id as written, an email case aside, a submission's name by
+    its identity (``identity.key``)."""
+    return value if kind == "id" else value.casefold() if kind == "email" else identity.key(value)
 
 
 def canvas(rows: list[dict], export: str, column: str) -> Export:

@@ -16,8 +16,12 @@ deadline is decided from a record kept outside it. One record, two formats:
   every student, its ``commit`` and ``graded_at``, the time its grading ran on the platform, after
   the push. Its ``datetime`` is *not* used: Classroom 50's runner fills it with the graded commit's
   committer date, which the student sets. An entry is found under the folder name ``gh teacher
-  download`` gives its clone (``CLASSROOM-ASSIGNMENT-USERNAME``, lower case), or under the
-  username alone when the file holds one assignment.
+  download`` gives its clone (``CLASSROOM-ASSIGNMENT-USERNAME``, lower case) and under no other
+  name (a login may be chosen to equal a classmate's folder); under the username alone only where
+  the entry names no classroom and the file holds one assignment.
+
+Names are looked up by their one identity (``identity.key``). Two owners the record writes
+differently that are one key (``Bob`` and ``bob``) are refused by name (``Record.clash``).
 
 ``read_record`` reads either; ``Record`` answers, for a submission folder, which submissions the
 record lists, the latest one by a moment, and the one that names a given commit.
@@ -32,6 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..files import read_regular
+from . import identity
 from .tables import TableError, read_table
 
 CLASSROOM50_SCORES = "classroom50/scores/v1"
@@ -66,8 +71,9 @@ def time_text(moment: datetime) -> str:
 
 
 def name_key(name: str) -> str:
-    """How a submission's name is looked up: without regard to case (logins are case-insensitive)."""
-    return name.casefold()
+    """How a submission's name is looked up: its one identity (``identity.key``: case, spaces around
+    it and Unicode form aside)."""
+    return identity.key(name)
 
 
 @dataclass(frozen=True)
@@ -94,12 +100,21 @@ class Record:
     source: str
     submissions: dict[str, list[Submitted]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    spellings: dict[str, dict[str, None]] = field(default_factory=dict)   # key -> its owners as written
 
-    def add(self, names: list[str], submitted: Submitted) -> None:
-        """File ``submitted`` under each of ``names`` (the folder names it may have)."""
-        for name in dict.fromkeys(name_key(n) for n in names):
-            self.submissions.setdefault(name, []).append(submitted)
-            self.submissions[name].sort(key=lambda s: s.at)
+    def add(self, name: str, submitted: Submitted, owner: str | None = None) -> None:
+        """File ``submitted`` under the folder name ``name`` (one name: its key), made by ``owner``
+        as the record writes them (``name`` where it names no other)."""
+        found = name_key(name)
+        self.submissions.setdefault(found, []).append(submitted)
+        self.submissions[found].sort(key=lambda s: s.at)
+        self.spellings.setdefault(found, {})[owner if owner is not None else name] = None
+
+    def clash(self, name: str) -> list[str]:
+        """The owners the record writes for the key of ``name`` where it writes more than one (two
+        students the record cannot tell apart: neither is graded); else none."""
+        owners = list(self.spellings.get(name_key(name), ()))
+        return owners if len(owners) > 1 else []
 
     def of(self, name: str) -> list[Submitted]:
         """The submissions of the folder ``name``, oldest first (none: the record does not list it)."""
@@ -157,7 +172,7 @@ def _csv(rows: list[tuple[int, dict[str, str]]], source: str) -> Record:
         if commit is not None and not _COMMIT.fullmatch(commit):
             raise RecordError(f"the record {source}, line {line}: commit {commit!r} is not a full SHA "
                               f"(40 or 64 hexadecimal digits: a short one could name a commit the student made to match)")
-        record.add([name], Submitted(name, moment, commit, f"{source} line {line}"))
+        record.add(name, Submitted(name, moment, commit, f"{source} line {line}"))
     return record
 
 
@@ -200,11 +215,13 @@ def _classroom50_submission(record: Record, item, slug: str, owner: str, *, sing
         record.problems.append(f"{where}: no commit named (not used)")
         return
     classroom = item.get("classroom") if isinstance(item.get("classroom"), str) else ""
-    names = ([f"{classroom}-{slug}-{owner}".lower()] if classroom else []) + ([owner] if single else [])
-    if not names:
+    # One name only: its repository's (a bare owner could be chosen to equal a classmate's folder,
+    # ``c-hw-bob`` as a login); the owner alone only where no classroom says what the repository is.
+    name = f"{classroom}-{slug}-{owner}".lower() if classroom else (owner if single else "")
+    if not name:
         record.problems.append(f"{where}: no classroom named, and the file holds several assignments (not used)")
         return
-    record.add(names, Submitted(names[0], moment, commit, where))
+    record.add(name, Submitted(name, moment, commit, where), owner)
 
 
 def _recorded_commit(text) -> str | None:

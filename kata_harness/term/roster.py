@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..content.curriculum import FunctionInfo
 from ..outputs import gradebook
+from . import identity
 from .record import name_key
 from .tables import TableError, read_table
 
@@ -79,21 +80,25 @@ def read_roster(path: Path) -> Roster:
     return Roster(tuple(students))
 
 
-def with_identity(row: dict, student: Student | None) -> dict:
-    """``row`` with the roster's columns right after its submission (empty when unrostered), and a
-    note when the roster does not list it."""
-    identity = student.identity() if student else dict.fromkeys(IDENTITY, "")
-    ordered = {"submission": row["submission"], **identity, **{k: v for k, v in row.items() if k not in IDENTITY}}
+def with_identity(row: dict, student: Student | None, note: str = NOT_ROSTERED) -> dict:
+    """``row`` with the roster's columns right after its submission (empty when unrostered), and
+    ``note`` when it carries no student."""
+    columns = student.identity() if student else dict.fromkeys(IDENTITY, "")
+    ordered = {"submission": row["submission"], **columns, **{k: v for k, v in row.items() if k not in IDENTITY}}
     if student is None:
-        ordered["notes"] = "; ".join(filter(None, [row.get("notes", ""), NOT_ROSTERED]))
+        ordered["notes"] = "; ".join(filter(None, [row.get("notes", ""), note]))
     return ordered
 
 
 def join(rows: list[dict], roster: Roster, functions: list[FunctionInfo],
          keep: Callable[[str], bool] = lambda name: True) -> list[dict]:
     """The gradebook ``rows`` with the roster's columns, and a row of zeros noted "no submission"
-    for each student it lists (and ``keep`` keeps: a shard's own) whose submission no row holds."""
-    joined = [with_identity(row, roster.find(row["submission"])) for row in rows]
+    for each student it lists (and ``keep`` keeps: a shard's own) whose submission no row holds.
+    Rows whose names are one identity (``Bob`` and ``bob``) carry no student: neither is guessed."""
+    clashing = identity.clashes(str(row["submission"]) for row in rows)
+    joined = [with_identity(row, None, "two submissions are this student's: the roster's columns are on neither")
+              if row["submission"] in clashing else with_identity(row, roster.find(row["submission"]))
+              for row in rows]
     present = {name_key(row["submission"]) for row in rows}
     for student in roster.students:
         if name_key(student.submission) not in present and keep(student.submission):

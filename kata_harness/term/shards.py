@@ -4,9 +4,10 @@ gradebook one unsharded run writes (the same rows, scores and statuses; only whe
 differs). Which engine starts the shards is the instructor's (GNU parallel, a Slurm job array, a
 GitHub Actions matrix): nothing here schedules.
 
-A submission belongs to shard ``1 + (digest of its folder's name) mod N``: every submission is in
-exactly one shard whichever machine lists the folder, whatever else the folder holds, and the
-roster's students without a submission are shared out the same way.
+A submission belongs to shard ``1 + (digest of its folder name's identity) mod N``
+(``identity.key``): every submission is in exactly one shard whichever machine lists the folder,
+whatever else the folder holds, and the roster's students without a submission are shared out the
+same way, in the shard of their folder however the roster spells it (``Bob`` for ``bob``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..outputs import gradebook
-from . import shared
+from . import identity, shared
 
 SHARD = "shard"   # the row's field that says which shard graded it (merge removes it)
 
@@ -38,7 +39,7 @@ class Shard:
 
     def holds(self, name: str) -> bool:
         """Whether the submission folder ``name`` is in this shard."""
-        key = hashlib.sha256(os.fsencode(name)).digest()
+        key = hashlib.sha256(os.fsencode(identity.key(name))).digest()
         return int.from_bytes(key[:8], "big") % self.count == self.number - 1
 
 
@@ -59,10 +60,10 @@ def merged(books: list[tuple[str, list[dict]]]) -> tuple[list[dict], list[str]]:
     warnings: list[str] = []
     for source, book in books:
         for row in book:
-            name = row["submission"]
+            name = identity.key(str(row["submission"]))
             if name in where:
-                raise ShardError(f"merge: {name} is in {where[name]} and in {source} (the same shard twice, "
-                                 f"or shards of different --shard N?)")
+                raise ShardError(f"merge: {row['submission']} is in {where[name]} and in {source} (the same "
+                                 f"shard twice, or shards of different --shard N?)")
             where[name] = source
             rows.append({k: v for k, v in row.items() if k != SHARD})
     _check_alike(rows)
