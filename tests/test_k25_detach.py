@@ -9,7 +9,7 @@ parameters' values and the model's train/eval flags (the `inputs` aspect: freezi
 
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, stale_grads
 
 
 def mlp():
@@ -58,5 +58,7 @@ KATA = Kata("k25_detach", [
         Case(module(linear)),
         Case(module(with_batch_norm, train=True)),
         Case(partly_frozen()),
-    ], probes=(Probe("requires_grad_flags", requires_grad_flags),)),
+        # A caller's model in eval mode with stale gradients: freezing changes neither.
+        Case(stale_grads(module(mlp, train=False))),
+    ], aspects=BASIC + ("caller_grads",), probes=(Probe("requires_grad_flags", requires_grad_flags),)),
 ])

@@ -8,7 +8,7 @@ holds every batch's graph until the epoch ends, where loss.item() lets each one 
 
 from torch import nn
 
-from kata_harness.spec import GRAPHS_KEPT, Case, Function, Kata, module, randn, tracked
+from kata_harness.spec import BASIC, GRAPHS_KEPT, Case, Function, Kata, module, randn, short_batches, stale_grads, tracked
 
 
 def linear():
@@ -29,5 +29,8 @@ KATA = Kata("k28_running_loss", [
         Case(tracked(module(linear)), batches(4, 3, 3), 0.1),
         Case(tracked(module(mlp)), batches(3, 4, 2), 0.2),
         Case(tracked(module(linear)), batches(1, 5, 3), 0.05),
-    ], rtol=1e-5, atol=1e-6, timeout=20, probes=(GRAPHS_KEPT,)),
+        # A caller's model with a stale .grad, and a short last batch: the mean of the batch losses
+        # is not the mean over samples there.
+        Case(tracked(stale_grads(module(linear))), short_batches(4, 4, 1), 0.1, label="short_batch"),
+    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20, probes=(GRAPHS_KEPT,)),
 ])

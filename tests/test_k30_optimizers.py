@@ -15,7 +15,7 @@ torch._dynamo (about 1.5 s here, several seconds on a slow machine).
 import torch
 from torch import nn
 
-from kata_harness.spec import Case, Function, Kata, custom, module, randn
+from kata_harness.spec import BASIC, Case, Function, Kata, custom, module, randn, stale_grads
 
 
 class SGD(torch.optim.SGD):
@@ -65,10 +65,14 @@ KATA = Kata("k30_optimizers", [
         Case(module(linear), randn(5, 3), randn(5, 1), 0.1, 3),
         Case(module(mlp), randn(4, 2), randn(4, 1), 0.05, 4),
         Case(module(linear), randn(3, 3), randn(3, 1), 0.01, 2),
-    ], rtol=1e-5, atol=1e-6, timeout=20),
+        # A caller's model that still holds the .grad of an earlier backward.
+        Case(stale_grads(module(linear)), randn(4, 3), randn(4, 1), 0.1, 2, label="stale_grads"),
+    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20),
     Function("clipped_step", [
         Case(module(linear), randn(5, 3), randn(5, 1, scale=3.0), 0.1, 0.5),
         Case(module(mlp), randn(4, 2), randn(4, 1, scale=3.0), 0.2, 0.1),
         Case(module(linear), randn(4, 3), randn(4, 1), 0.1, 100.0),
-    ], rtol=1e-5, atol=1e-6, timeout=20),
+        # Two steps in a row on a model that came in with a stale .grad: each step starts clean.
+        Case(stale_grads(module(linear)), randn(5, 3), randn(5, 1, scale=3.0), 0.1, 0.5, label="stale_grads", calls=2),
+    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20),
 ])

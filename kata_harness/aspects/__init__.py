@@ -18,6 +18,7 @@ Nothing here imports torch: grade.py's parent imports this package to compare, a
 from __future__ import annotations
 
 from .base import Aspect, Instruments, Judging, ObservedCall
+from .caller import CALLER, CALLER_GRADS
 from .grad import GRAD
 from .independent import INDEPENDENT
 from .inputs import INPUTS
@@ -25,7 +26,7 @@ from .probes import PROBES
 from .result import RESULT, TENSOR_FACTS
 from .rng import RNG
 
-ASPECTS: tuple[Aspect, ...] = (RESULT, INPUTS, GRAD, INDEPENDENT, RNG, PROBES)
+ASPECTS: tuple[Aspect, ...] = (RESULT, INPUTS, CALLER, CALLER_GRADS, GRAD, INDEPENDENT, RNG, PROBES)
 
 # What a function may name in ``Function(aspects=...)``: the facts of its result tensors, the
 # sequence type of its containers, and the aspects one chooses.

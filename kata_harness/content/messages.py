@@ -36,6 +36,9 @@ MESSAGES = {
         "en": "the input `{name}` after your result was changed in place",
         "zh": "返回值被原地修改之后的输入 `{name}`",
     },
+    "where.parameter": {"en": "the caller's parameter `{name}` after the call", "zh": "调用之后调用者的参数 `{name}`"},
+    "where.parameter_grad": {"en": "the .grad of the caller's parameter `{name}` after the call",
+                             "zh": "调用之后调用者的参数 `{name}` 的 .grad"},
     "where.probe": {"en": "the check `{name}`", "zh": "检查项 `{name}`"},
     "aspect.raises": {"en": "your function raised {error}", "zh": "你的函数抛出了异常 {error}"},
     "aspect.kind": {"en": "{where}: yours is {yours}, expected {expected}",
@@ -80,6 +83,16 @@ MESSAGES = {
     },
     "aspect.training": {"en": "{where}: training flags {yours}, expected {expected}",
                         "zh": "{where}：training 标志是 {yours}，应当是 {expected}"},
+    "aspect.caller_mode": {"en": "{where}: the model is left in {yours} mode, expected {expected} mode",
+                           "zh": "{where}：模型被留在了 {yours} 模式，应当是 {expected} 模式"},
+    "aspect.caller_replaced": {"en": "{where}: is no longer the caller's parameter object (it was replaced by a new tensor)",
+                               "zh": "{where}：已经不是调用者原来的那个参数对象了（被换成了一个新张量）"},
+    "aspect.caller_frozen": {"en": "{where}: requires_grad is {yours}, expected {expected}",
+                             "zh": "{where}：requires_grad 是 {yours}，应当是 {expected}"},
+    "aspect.caller_grad_left": {"en": "{where}: still holds a .grad; expected none (None)",
+                                "zh": "{where}：仍然留着 .grad；应当没有（None）"},
+    "aspect.caller_grad_missing": {"en": "{where}: has no .grad (None); expected a gradient",
+                                   "zh": "{where}：没有 .grad（None）；应当有梯度"},
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
                         "zh": "对返回值调用 backward() 时，你的结果{yours}，参考答案的结果{expected}"},
     "aspect.rng": {
@@ -106,6 +119,13 @@ MESSAGES = {
               "and for `_` functions change the caller's tensor itself, in place.",
         "zh": "除非函数名以 `_` 结尾，否则不能修改输入：请在副本（`.clone()`）上操作；"
               "以 `_` 结尾的函数则要原地修改调用者的张量本身。",
+    },
+    "generic.caller": {
+        "en": "After the call the caller's model must be as the contract leaves it: its mode (train/eval), "
+              "which parameters require grad, the parameter objects themselves and what their .grad holds. "
+              "A caller's model may come in with stale gradients, frozen parameters or in either mode.",
+        "zh": "调用之后，调用者的模型必须处于约定所说的状态：它的模式（train/eval）、哪些参数 requires_grad、"
+              "参数对象本身以及它们的 .grad 里有什么。调用者传进来的模型可能带着旧梯度、部分参数被冻结，或处于任一模式。",
     },
     "generic.independent": {
         "en": "Your result and the input share memory (a view): a change to one shows in the other. "

@@ -194,6 +194,12 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
     applying = [aspect for aspect in ASPECTS if aspect.applies(spec.aspects, device)]
     seen = ObservedCall(fn, spec, device, args, kwargs, None, names, _identities(args, kwargs), learner_file,
                         again=lambda: _again(fn, case, seed, target, learner_file), tools=INSTRUMENTS)
+    for _ in range(case.calls - 1):   # earlier calls in a row: what they leave behind is the case
+        _, error, printed = call_catching(fn, args, kwargs, learner_file)
+        if error:
+            observation["printed"], observation["raised"] = _printed(printed), error
+            return observation
+    seen.identities = _identities(args, kwargs)
     seen.before = {aspect.name: aspect.before(seen) for aspect in applying}
     result, error, printed = call_catching(fn, args, kwargs, learner_file)
     observation["printed"] = _printed(printed)
@@ -219,7 +225,10 @@ def _again(fn, case, seed, target, learner_file):
     """A second, fresh call of case ``case``: (args, kwargs, result, error record or None)."""
     reset_global_state()
     args, kwargs = case.build(seed, target)
-    result, error, _ = call_catching(fn, args, kwargs, learner_file)
+    for _ in range(case.calls):
+        result, error, _ = call_catching(fn, args, kwargs, learner_file)
+        if error:
+            break
     return args, kwargs, result, error
 
 

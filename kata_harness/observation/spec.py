@@ -24,8 +24,8 @@ from . import containers, seeding
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
 __all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Function", "GRAD_MODE",
            "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
-           "draws_randomly", "graph_record", "module", "rand", "randint", "randn", "tensor", "tracked",
-           "transposed"]
+           "draws_randomly", "frozen", "graph_record", "module", "rand", "randint", "randn", "short_batches",
+           "stale_grads", "tensor", "tracked", "transposed"]
 
 # Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
 # ``records.TENSOR_FACTS``); "container" also requires the same sequence type as the reference's
@@ -124,6 +124,40 @@ def custom(build: Callable[[torch.Generator, torch.device], Any]) -> Recipe:
     return Recipe(build, random=True)
 
 
+def stale_grads(source: Recipe, scale: float = 1.0) -> Recipe:
+    """A module (or tensor) recipe whose parameters that require grad already hold a ``.grad`` from
+    an earlier backward: seeded values, times ``scale``. A function that must start from clean
+    gradients and does not zero them adds to these."""
+    def build(gen, device):
+        value = source.build(gen, device)
+        params = list(value.parameters()) if isinstance(value, torch.nn.Module) else [value]
+        for p in params:
+            if p.requires_grad:
+                grad = torch.randn(p.shape, generator=gen, dtype=torch.float64) * scale
+                p.grad = grad.to(device=p.device, dtype=p.dtype)
+        return value
+    return Recipe(build, random=True)
+
+
+def frozen(source: Recipe, *names: str) -> Recipe:
+    """A module recipe with the named parameters (``"0.weight"``; a prefix such as ``"0"`` freezes
+    a whole submodule) set to ``requires_grad=False``, as a caller freezes part of a model."""
+    def build(gen, device):
+        model = source.build(gen, device)
+        for name, p in model.named_parameters():
+            if any(name == n or name.startswith(n + ".") for n in names):
+                p.requires_grad_(False)
+        return model
+    return Recipe(build, random=source.random)
+
+
+def short_batches(*sizes: int, features: int = 3, targets: int = 1) -> list:
+    """(x, y) batch recipes of the given sizes (e.g. ``4, 4, 1``: a short last batch, as a
+    DataLoader without drop_last gives), so that the mean of the batches' losses differs from the
+    mean over samples."""
+    return [(randn(n, features), randn(n, targets)) for n in sizes]
+
+
 DEVICE = Recipe(lambda gen, device: device)
 """Stands for the test device itself (a ``torch.device``)."""
 
@@ -144,14 +178,20 @@ class Case:
 
     ``label`` names the situation the case creates (e.g. ``"stale_grads"``); the curriculum
     may give that label its own pitfall text. ``hidden=True``: the case runs only in official
-    grading (its expected result is in no file a student has).
+    grading (its expected result is in no file a student has). ``calls=2``: the function is called
+    that many times in a row on the same arguments (the same model, the same optimizer), and the
+    last call is the one observed: state a first call leaves behind (a gradient not zeroed, a
+    changed mode) shows in the second.
     """
 
-    def __init__(self, *args, label: str | None = None, hidden: bool = False, **kwargs):
+    def __init__(self, *args, label: str | None = None, hidden: bool = False, calls: int = 1, **kwargs):
+        if calls < 1:
+            raise ValueError("a case makes at least one call")
         self.args = args
         self.kwargs = kwargs
         self.label = label
         self.hidden = hidden
+        self.calls = calls
 
     @property
     def randomised(self) -> bool:

@@ -59,3 +59,17 @@ def freeze_by_module_method(model):
 def freeze_by_flag(model):
     for _, parameter in model.named_parameters():
         parameter.requires_grad = False
+
+
+@wrong("freeze_", "mode", "freezing")
+def freeze_and_switch_to_eval(model):
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    model.eval()                        # the caller's mode is not freezing's business
+
+
+@wrong("freeze_", ".grad", "freezing")
+def freeze_and_drop_the_gradients(model):
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+        parameter.grad = None

@@ -70,3 +70,30 @@ def epoch_by_hand(model, batches, lr):
                 p.add_(p.grad, alpha=-lr)
         losses.append(float(loss))
     return sum(losses) / len(losses)
+
+
+@wrong("train_epoch", "short", "mean over samples")
+def train_epoch_mean_over_samples(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    total, rows = 0.0, 0
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        total += loss.item() * len(x)   # weighs rows, not batches
+        rows += len(x)
+    return total / rows
+
+
+@wrong("train_epoch", "stale .grad")
+def train_epoch_zeroing_after_the_step(model, batches, lr):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    total = 0.0
+    for x, y in batches:
+        loss = F.mse_loss(model(x), y)
+        loss.backward()                 # the first step adds to the caller's stale gradient
+        optimizer.step()
+        optimizer.zero_grad()
+        total += loss.item()
+    return total / len(batches)

@@ -186,3 +186,39 @@ def clip_with_zero_grad_on_the_model(model, x, y, lr, max_norm):
     torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=max_norm, norm_type=2.0)
     torch.optim.SGD(model.parameters(), lr=lr).step()
     return loss.item()
+
+
+@wrong("adam_fit", "stale .grad", "adds")
+def adam_fit_zeroing_after_each_step(model, x, y, lr, steps):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x), y)
+        loss.backward()              # the first step adds to the caller's stale gradient
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("clipped_step", "stale .grad", "twice")
+def clipped_step_without_zero_grad(model, x, y, lr, max_norm):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    loss = F.mse_loss(model(x), y)
+    loss.backward()                  # adds to the .grad left by an earlier backward
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    optimizer.step()
+    return loss.item()
+
+
+@right("clipped_step")
+def clipped_step_setting_grads_to_none_by_hand(model, x, y, lr, max_norm):
+    for p in model.parameters():
+        p.grad = None
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    with torch.no_grad():
+        for p in model.parameters():
+            p -= lr * p.grad
+    return loss.item()
