@@ -40,10 +40,14 @@ class Caller(Aspect):
             current = dict(module.named_parameters()) if module is not None else {}
             described = []
             for pname, p in params:
-                grad = base.grad.__get__(p)
-                described.append([pname, {"same_object": current.get(pname) is p,
-                                          "requires_grad": bool(base.requires_grad.__get__(p)),
-                                          "grad": None if grad is None else describe(grad)}])
+                facts = {"same_object": current.get(pname) is p,
+                         "requires_grad": bool(base.requires_grad.__get__(p))}
+                if self.grads:
+                    # Only where the contract names it: otherwise a .grad the reference happens to leave
+                    # would be a field a correct answer (torch.autograd.grad) cannot match.
+                    grad = base.grad.__get__(p)
+                    facts["grad"] = None if grad is None else describe(grad)
+                described.append([pname, facts])
             training = [bool(m.training) for m in module.modules()] if module is not None else []
             seen.append({"name": name, "training": training, "params": described})
         return {"caller": seen}

@@ -57,3 +57,16 @@ def count_frozen_ones_too(model, trainable_only=False):
 def count_from_the_state_dict(model, trainable_only=False):
     params = dict(model.named_parameters())
     return sum(int(t.numel()) for name, t in params.items() if not trainable_only or t.requires_grad)
+
+
+@right("count_parameters")
+def count_by_shape_products(model, trainable_only=False):
+    total = 0
+    for p in model.parameters():
+        if trainable_only and not p.requires_grad:
+            continue
+        size = 1
+        for dim in p.shape:
+            size *= dim
+        total += size
+    return total
