@@ -40,7 +40,7 @@ class Caller(Aspect):
             current = dict(module.named_parameters()) if module is not None else {}
             described = []
             for pname, p in params:
-                facts = {"same_object": current.get(pname) is p,
+                facts: dict[str, object] = {"same_object": current.get(pname) is p,
                          "requires_grad": bool(base.requires_grad.__get__(p))}
                 if self.grads:
                     # Only where the contract names it: otherwise a .grad the reference happens to leave
