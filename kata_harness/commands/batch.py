@@ -193,8 +193,7 @@ def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan
     commit the record names, or from the folder as it is where the record names no commit. A commit
     the record does not name is never graded, whatever the repository's tags and dates say."""
     assert plan.record is not None
-    if plan.record.clash(submission.name):
-        owners = plan.record.clash(submission.name)
+    if owners := plan.record.clash(submission.name):
         submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}"))
         return
     if not plan.record.of(submission.name):
