@@ -28,7 +28,17 @@ from kata_harness.commands import batch
 from kata_harness.isolation import processes, sandbox
 from kata_harness.judging.verdicts import Status
 from selftests.gradekit import ROOT
-from selftests.test_job_isolation import FUNCTIONS, TEST_LIMIT_MIB, _all_pass, _graded, _message, _seen, _table
+from selftests.test_job_isolation import (
+    FUNCTIONS,
+    KATA,
+    REFERENCE,
+    TEST_LIMIT_MIB,
+    _all_pass,
+    _graded,
+    _message,
+    _seen,
+    _table,
+)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces, seccomp and fork")
 
@@ -429,3 +439,81 @@ def test_the_filter_lets_a_job_fork_start_threads_and_run_programs():
     answer = b"".join(iter(lambda: os.read(read_end, 4096), b""))
     os.waitpid(pid, 0)
     assert json.loads(answer) == {"filtered": True, "unshare": False, "thread": True, "program": True, "fork": True}
+
+
+# A job that holds a memory file, then maps far more shared memory than the machine has (3 GiB).
+EXHAUSTER = """
+def filled(shape, value):
+    import mmap, os
+    try:
+        memory_file = os.memfd_create("held")
+        os.ftruncate(memory_file, 3 << 30)
+        os.write(memory_file, bytes(1 << 20))
+    except OSError:
+        pass
+    memory = mmap.mmap(-1, 3 << 30, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE)
+    raise ValueError("held it all")
+"""
+
+
+def _in_cgroup(folder, *command: str, **options) -> subprocess.Popen:
+    """Start ``command`` as a process of the cgroup ``folder`` (it moves itself in before it runs)."""
+    return subprocess.Popen(["sh", "-c", f'echo $$ > "{folder}/cgroup.procs" && exec "$@"', "sh", *command], **options)
+
+
+# An ordinary "grader" that holds BYSTANDER_MIB MiB of its own and waits, and an attacker that holds
+# ATTACKER_MIB MiB in a memory file it never maps (none of it in its own resident memory).
+BYSTANDER_MIB, ATTACKER_MIB, MACHINE_MIB = 150, 300, 400
+BYSTANDER = f"import sys, time\nheld = bytearray({BYSTANDER_MIB} << 20)\nprint('holding', flush=True)\ntime.sleep(60)\n"
+ATTACKER = f"""
+import os, time
+memory = os.memfd_create("held")
+for _ in range({ATTACKER_MIB}):
+    os.write(memory, bytes(1 << 20))
+print("held", os.fstat(memory).st_size >> 20, flush=True)
+"""
+
+
+@pytest.mark.e2e
+def test_a_job_that_exhausts_the_machine_costs_its_classmates_nothing(tmp_path):
+    """The machine is a memory cgroup of MACHINE_MIB MiB here (the only way to run a machine out of
+    memory in a test). Between ordinary processes, the attack works: an attacker holding memory the
+    kernel does not see as its own (a memory file) makes the machine run out, and the kernel stops
+    the process that holds the most of its own, a bystander (the grader, in a real attack). A
+    ``grade.py batch`` in such a machine, whose attacker maps far more than the machine has: the job
+    is the one stopped (its OOM score is the highest, and memory files are refused to it), the grader
+    survives and writes the gradebook, and the classmates graded before and after it keep full marks."""
+    machine = sandbox.JobMemory.make(MACHINE_MIB << 20)
+    if machine is None:
+        pytest.skip("no memory cgroup can be made here to stand for a machine")
+    try:
+        bystander = _in_cgroup(machine.folder, sys.executable, "-c", BYSTANDER, stdout=subprocess.PIPE, text=True)
+        assert bystander.stdout is not None and bystander.stdout.readline().strip() == "holding"
+        attacker = _in_cgroup(machine.folder, sys.executable, "-c", ATTACKER, stdout=subprocess.PIPE, text=True)
+        out, _ = attacker.communicate(timeout=120)
+        assert bystander.wait(timeout=60) == -9 and out.strip() == f"held {ATTACKER_MIB}", out
+    finally:
+        machine.remove()
+
+    folder = tmp_path / "class"
+    for name in ("ann", "mal", "zoe"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / f"{KATA}.py").write_text(REFERENCE + (EXHAUSTER if name == "mal" else ""), encoding="utf-8")
+    grader_limit = MACHINE_MIB + 600   # what grade.py, its zygote and two honest jobs need here, and some
+    machine = sandbox.JobMemory.make(grader_limit << 20)
+    assert machine is not None
+    environment = {k: v for k, v in os.environ.items() if k != sandbox.MEMORY_VARIABLE}   # jobs: 4 GiB
+    try:
+        grading = _in_cgroup(machine.folder, sys.executable, str(ROOT / "grade.py"), "batch", str(folder), "--against",
+                             "answer-key", "--out", str(tmp_path / "book.json"), "-j", "1",
+                             *([] if sandbox.available() else ["--no-sandbox"]), cwd=ROOT, env=environment,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _, errors = grading.communicate(timeout=600)
+    finally:
+        machine.remove()
+    assert grading.returncode == 0, errors[-3000:]
+    rows = {row["submission"]: row for row in json.loads((tmp_path / "book.json").read_text())}
+    scores = {name: {f.name: row[f.qualified] for f in FUNCTIONS} for name, row in rows.items()}
+    full = {f.name: f.points for f in FUNCTIONS}
+    assert scores["ann"] == full and scores["zoe"] == full, scores
+    assert scores["mal"] == {**full, "filled": 0}, scores["mal"]
