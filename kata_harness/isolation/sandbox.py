@@ -17,6 +17,10 @@ limited to ``memory_limit()`` of all the memory they hold; the zygote itself sta
 a job at the limit is the one the kernel stops, and the zygote reports that it happened. Where
 no such cgroup can be had, a job's address space is capped instead (``limit_address_space``),
 which counts every mapping, shared ones too.
+
+Memory no limit counts: a job may hold ``OPEN_FILES_LIMIT`` files open (pipe buffers), and makes no
+socket, memory file, SysV segment, mount or namespace (``processes.restrict_system_calls``), and
+takes a network namespace of its own besides the sandbox's (``processes.isolate_job``).
 """
 
 from __future__ import annotations
