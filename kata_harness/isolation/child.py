@@ -204,17 +204,24 @@ def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory) -> 
 def prepare_job(zygote: int, memory) -> None:
     """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
     zygote, leads a process group of its own, moves into the jobs' memory cgroup (``memory``; else
-    caps its address space), takes namespaces and a session keyring of its own, and gives up every
-    capability. (``benchmarks/fork_cost.py`` measures what this costs.)"""
+    caps its address space), takes namespaces (a network of its own among them) and a session keyring
+    of its own, is the first process the kernel stops when the machine runs out of memory, gives up
+    every capability, may hold only ``sandbox.OPEN_FILES_LIMIT`` files open (which bounds the pipe
+    buffers it can fill) and can make no namespace, mount, socket, memory file or shared memory
+    segment any more (``processes.restrict_system_calls``). (``benchmarks/fork_cost.py`` measures
+    what this costs.)"""
     # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
     processes.die_with_parent(0 if os.getpid() == 1 else zygote)
     os.setsid()   # its own process group, killed as a whole
     if memory is not None:
         memory.join()
+    processes.first_to_go_out_of_memory()
     processes.isolate_job()
     processes.drop_capabilities()
     if memory is None:
         sandbox.limit_address_space()
+    sandbox.limit_open_files()
+    processes.restrict_system_calls(gpu=sandbox.gpu_bound())
 
 
 def changed_by_job(settings: tuple, forks) -> bool:

@@ -17,6 +17,10 @@ limited to ``memory_limit()`` of all the memory they hold; the zygote itself sta
 a job at the limit is the one the kernel stops, and the zygote reports that it happened. Where
 no such cgroup can be had, a job's address space is capped instead (``limit_address_space``),
 which counts every mapping, shared ones too.
+
+Memory no limit counts: a job may hold ``OPEN_FILES_LIMIT`` files open (pipe buffers), and makes no
+socket, memory file, SysV segment, mount or namespace (``processes.restrict_system_calls``), and
+takes a network namespace of its own besides the sandbox's (``processes.isolate_job``).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ MEMORY_LIMIT = 4 << 30       # bytes: a job's data segment (RLIMIT_DATA), and al
 MEMORY_VARIABLE = "KATA_MEMORY_LIMIT_MIB"   # another limit, in MiB (an instructor's choice; the self-tests')
 FILE_SIZE_LIMIT = 64 << 20   # bytes per file written
 PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the pid namespace bounds those)
+OPEN_FILES_LIMIT = 256       # files a job may hold open: it bounds the pipe buffers it can fill
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 
 
@@ -118,6 +123,11 @@ def _gpu_devices() -> list[str]:
     return [f"/dev/{n}" for n in names if n.startswith("nvidia")] + (["/dev/dri"] if Path("/dev/dri").is_dir() else [])
 
 
+def gpu_bound() -> bool:
+    """Whether a GPU's devices are here (bound into the sandbox, or seen without one)."""
+    return bool(_gpu_devices())
+
+
 def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMemory | None = None) -> list[str]:
     """The bubblewrap command line that runs what follows it in the sandbox: the harness and the
     kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the
@@ -176,6 +186,21 @@ def apply_limits(count_processes: bool = True) -> None:
             resource.setrlimit(limit, (cap, cap))
         except (ValueError, OSError):
             pass
+
+
+def limit_open_files() -> None:
+    """In a job: hold at most ``OPEN_FILES_LIMIT`` files open (soft and hard limit). Pipe and socket
+    buffers are memory no limit counts (a cgroup counts pipes, not sockets) and each needs an open
+    file (or one in flight through a socket, which the kernel counts against the same limit): 256
+    bound them to a few hundred MiB, where the machine's default (often a million) bounds nothing."""
+    try:
+        import resource  # deferred: POSIX only
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        cap = OPEN_FILES_LIMIT if hard == resource.RLIM_INFINITY else min(OPEN_FILES_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, cap), cap))
+    except (ImportError, OSError, ValueError):
+        pass
 
 
 def limit_address_space() -> None:
