@@ -10,14 +10,19 @@ the probes ask for, in milliseconds.
 
 least_squares is compared with the reference (values within a float32 solver's tolerance).
 
-The two training functions are judged by behaviour, not by a trajectory: their results' shapes,
-dtypes and devices and that they hold no graph (no `requires_grad`, no history), and the probes
-`least_squares_fit` (the largest distance of a parameter from the least-squares fit of the case's
-data, computed here in float64: at most 0.001), `loss_falls` (whether the losses returned fall at
-every step, as plain gradient descent with these learning rates does) and, by hand, `first_loss`
-(whether the first loss is that of the start the contract gives, w = 0 and b = 0: the mean of
-y ** 2). fit_with_sgd's model is `tracked`, so
-that the graphs its loop keeps alive are counted (`GRAPHS_KEPT`).
+The two training functions are judged as the procedure their contract describes (aspect
+`procedure`): their losses and final parameters are compared, step by step, with the reference's
+own run of the same gradient descent on the same case, so that a closed-form fit with invented
+losses, a loss recorded after its step or a step too many fails, each named. Besides: their
+results' shapes, dtypes and devices and that they hold no graph (no `requires_grad`, no history),
+and the probes `least_squares_fit` (the largest distance of a parameter from the least-squares fit
+of the case's data, computed here in float64: at most 0.001; a run of fewer than 10 steps, which
+does not get there, is judged by its trajectory alone), `loss_falls` (whether the losses returned
+fall at every step, as plain gradient descent with these learning rates does) and, by hand,
+`first_loss` (whether the first loss is that of the start the contract gives, w = 0 and b = 0: the
+mean of y ** 2). The probes name the classic wrong updates better than a step number does, so a
+trajectory's difference gives way to theirs. fit_with_sgd's model is `tracked`, so that the graphs
+its loop keeps alive are counted (`GRAPHS_KEPT`).
 
 The training functions allow 20 s: the first use of torch.optim in a process imports
 torch._dynamo (about 1.5 s here, several seconds on a slow machine).
@@ -30,6 +35,7 @@ from kata_harness.spec import GRAPHS_KEPT, Case, Function, Kata, Probe, custom, 
 
 _FEATURES = [None]   # the features the case built last, for the targets recipe after it
 TOLERANCE = 1e-3
+SHORT_RUN = 10   # fewer steps than this do not reach the fit: such a run is judged by its trajectory alone
 
 
 def features(n, d, dtype=torch.float32, whitened=True):
@@ -62,7 +68,9 @@ def _fit(x, y):
     return solution[:-1], solution[-1]
 
 
-def _distance(w, b, x, y) -> str:
+def _distance(w, b, x, y, steps) -> str:
+    if steps < SHORT_RUN:
+        return "a short run"
     best_w, best_b = _fit(x, y)
     w = torch.as_tensor(w).detach().cpu().double().reshape(-1)
     b = torch.as_tensor(b).detach().cpu().double().reshape(())
@@ -77,13 +85,13 @@ def _distance(w, b, x, y) -> str:
 def by_hand_fit(call):
     """How far the returned (w, b) are from the least-squares fit of the case's data."""
     w, b, _ = call.result
-    return _distance(w, b, call.args[0], call.args[1])
+    return _distance(w, b, call.args[0], call.args[1], call.args[3])
 
 
 def sgd_fit(call):
     """How far the trained model's weight and bias are from the least-squares fit of the case's data."""
     model, x, y = call.args[:3]
-    return _distance(model.weight, model.bias, x, y)
+    return _distance(model.weight, model.bias, x, y, call.args[4])
 
 
 def _falls(losses) -> bool:
@@ -130,13 +138,16 @@ KATA = Kata("k32_linear_regression", [
         Case(features(12, 1), targets(noise=0.3), 0.3, 15),
         Case(features(20, 3), targets(), 0.1, 50),
         Case(features(10, 2, dtype=torch.float64), targets(), 0.2, 25),
-    ], aspects=BEHAVIOUR, devices=DEVICES, timeout=20,
+        # A short run, far from the fit: where its steps end is the reference run's point, not the fit.
+        Case(features(16, 2), targets(), 0.05, 4),
+    ], aspects=BEHAVIOUR + ("procedure",), losses=2, devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", by_hand_fit), Probe("loss_falls", by_hand_falls),
                 Probe("first_loss", first_loss))),
     Function("fit_with_sgd", [
         Case(tracked(module(linear(2))), features(16, 2), targets(), 0.2, 25),
         Case(tracked(module(linear(1))), features(12, 1), targets(noise=0.3), 0.3, 15),
         Case(tracked(module(linear(3))), features(20, 3), targets(), 0.1, 50),
-    ], aspects=BEHAVIOUR[:-2] + ("container",), devices=DEVICES, timeout=20,
+        Case(tracked(module(linear(2))), features(16, 2), targets(), 0.05, 4),
+    ], aspects=BEHAVIOUR[:-2] + ("container", "procedure"), devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", sgd_fit), Probe("loss_falls", sgd_falls), GRAPHS_KEPT)),
 ])

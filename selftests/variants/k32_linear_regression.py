@@ -223,3 +223,118 @@ def sgd_through_a_closure(model, x, y, lr, steps):
     for _ in range(steps):
         losses.append(optimizer.step(closure).item())
     return torch.tensor(losses)
+
+
+# --- procedures judged as procedures: the reference's own run is the measure -----------------
+
+
+def _closed_form(x, y):
+    design = torch.cat([x, torch.ones_like(x[:, :1])], dim=1)
+    solution = torch.linalg.lstsq(design, y.unsqueeze(1)).solution.squeeze(1)
+    return solution[:-1], solution[-1]
+
+
+def _invented_losses(y, steps):
+    """Falling numbers that start where the run starts (the mean of y ** 2): no step behind them."""
+    return (y ** 2).mean().cpu().float() * 0.5 ** torch.arange(steps, dtype=torch.float32)
+
+
+@wrong("fit_by_hand", "closed-form", "gradient descent")
+def fit_in_closed_form_with_invented_losses(x, y, lr, steps):
+    w, b = _closed_form(x, y)
+    return w, b, _invented_losses(y, steps)
+
+
+@wrong("fit_by_hand", "number of steps", "24 losses")
+def fit_one_step_short(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for _ in range(1, steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "update too many")
+def fit_one_update_too_many(x, y, lr, steps):
+    w, b = _zeros(x)
+    losses = []
+    for step in range(steps + 1):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        if step < steps:
+            losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@right("fit_by_hand")
+def fit_by_hand_with_an_optimizer(x, y, lr, steps):
+    w, b = _zeros(x)
+    optimizer = torch.optim.SGD([w, b], lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(x @ w + b, y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "closed-form", "made-up")
+def sgd_in_closed_form_with_invented_losses(model, x, y, lr, steps):
+    w, b = _closed_form(x, y)
+    with torch.no_grad():
+        losses = _invented_losses(y, steps)
+        losses[0] = F.mse_loss(model(x).squeeze(1), y).item()
+        model.weight.copy_(w.unsqueeze(0))
+        model.bias.copy_(b.reshape(1))
+    return losses
+
+
+@wrong("fit_with_sgd", "after", "before")
+def sgd_recording_the_loss_after_its_step(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        F.mse_loss(model(x).squeeze(1), y).backward()
+        optimizer.step()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(x).squeeze(1), y).item())
+    return torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "number of steps")
+def sgd_one_step_too_many(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps + 1):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+@right("fit_with_sgd")
+def sgd_written_by_hand(model, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        grads = torch.autograd.grad(loss, list(model.parameters()))
+        with torch.no_grad():
+            for p, g in zip(model.parameters(), grads):
+                p -= lr * g
+        losses.append(loss.item())
+    return torch.tensor(losses)
