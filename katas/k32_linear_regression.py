@@ -74,9 +74,9 @@ def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tupl
 def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> torch.Tensor:
     """Fit the nn.Linear(D, 1) `model` to the data with torch.optim.SGD (learning rate `lr`, no momentum):
     `steps` full-batch steps on the mean squared error between the model's predictions and the targets
-    `y`, of shape (N,). `model` is updated in place, as a training function's model is; `x` and `y` are
-    left unchanged. Return the losses, each measured before its step,
-    as a float32 CPU tensor of shape (steps,).
+    `y`, of shape (N,). `model` is updated in place, as a training function's model is (parameters the
+    caller froze, requires_grad=False, stay as they are); `x` and `y` are left unchanged. Return the
+    losses, each measured before its step, as a float32 CPU tensor of shape (steps,).
     Judged as a procedure: the losses and the model's final weight and bias are compared, step by
     step, with a reference run of these very steps (within 1e-5); a run of 10 steps or more also ends
     within 0.001 of the least-squares fit, the losses fall at every step, and the loop keeps at most
@@ -88,8 +88,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     Lesson (docs/lesson2.md): §6.3, §4.2
 
     用 torch.optim.SGD（学习率为 `lr`，不带动量）把 nn.Linear(D, 1) 模型 `model` 拟合到数据上：以模型预测与
-    形状为 (N,) 的目标 `y` 之间的均方误差为损失，在整批数据上做 `steps` 步。和训练函数一样，原地更新 `model`；
-    `x` 和 `y` 保持不变。返回每一步在
+    形状为 (N,) 的目标 `y` 之间的均方误差为损失，在整批数据上做 `steps` 步。和训练函数一样，原地更新
+    `model`（调用者冻结的参数，即 requires_grad=False 的，保持原样）；`x` 和 `y` 保持不变。返回每一步在
     更新之前测得的损失，组成形状为 (steps,) 的 float32 CPU 张量。
     按过程评判：损失以及模型最终的权重和偏置会与参考答案亲自走完同样这些步的结果逐步比较（误差不超过 1e-5）；
     走 10 步及以上的运行最终还要与最小二乘解相差不超过 0.001，损失每一步都下降，循环最多只保留一步的计算图。

@@ -24,6 +24,10 @@ mean of y ** 2). The probes name the classic wrong updates better than a step nu
 trajectory's difference gives way to theirs. fit_with_sgd's model is `tracked`, so that the graphs
 its loop keeps alive are counted (`GRAPHS_KEPT`).
 
+Both are also graded with the states a caller hands in: data that requires grad (what they return
+must still hold no graph), and for fit_with_sgd a model holding an earlier backward's .grad and one whose
+bias is frozen (the `caller` aspect checks the model's parameters and flags afterwards).
+
 The training functions allow 20 s: the first use of torch.optim in a process imports
 torch._dynamo (about 1.5 s here, several seconds on a slow machine).
 """
@@ -31,20 +35,24 @@ torch._dynamo (about 1.5 s here, several seconds on a slow machine).
 import torch
 from torch import nn
 
-from kata_harness.spec import GRAPHS_KEPT, Case, Function, Kata, Probe, custom, module, tracked
+from kata_harness.spec import GRAPHS_KEPT, Case, Function, Kata, Probe, custom, frozen, module, stale_grads, tracked
 
 _FEATURES = [None]   # the features the case built last, for the targets recipe after it
 TOLERANCE = 1e-3
 SHORT_RUN = 10   # fewer steps than this do not reach the fit: such a run is judged by its trajectory alone
 
 
-def features(n, d, dtype=torch.float32, whitened=True):
+def features(n, d, dtype=torch.float32, whitened=True, requires_grad=False):
     """x (n, d), remembered for the targets that follow: standard normal plus 1 (``whitened=False``),
-    or rescaled to mean 0 and x.T @ x / n == I (the columns uncorrelated, of variance 1)."""
+    or rescaled to mean 0 and x.T @ x / n == I (the columns uncorrelated, of variance 1);
+    ``requires_grad``: as data that comes out of an earlier computation a caller differentiates (not a
+    leaf: a copy of one, recorded by autograd, so that backward() passes through it to the caller's
+    leaf and whatever is computed from it carries a graph)."""
     def build(gen, device):
         x = torch.randn(n, d, generator=gen, dtype=torch.float64)
         x = (torch.linalg.qr(x - x.mean(dim=0)).Q * n ** 0.5).contiguous() if whitened else x + 1
-        _FEATURES[0] = x.to(device, dtype)
+        x = x.to(device, dtype)
+        _FEATURES[0] = x.requires_grad_().clone() if requires_grad else x
         return _FEATURES[0]
     return custom(build)
 
@@ -52,7 +60,7 @@ def features(n, d, dtype=torch.float32, whitened=True):
 def targets(noise=0.1):
     """y (n,) = x @ w_true + b_true + noise for the features built just before, w_true and b_true drawn."""
     def build(gen, device):
-        x = _FEATURES[0]
+        x = _FEATURES[0].detach()
         w_true = torch.randn(x.shape[1], generator=gen, dtype=torch.float64) * 2
         b_true = torch.randn((), generator=gen, dtype=torch.float64)
         y = x.cpu().double() @ w_true + b_true + noise * torch.randn(x.shape[0], generator=gen, dtype=torch.float64)
@@ -140,6 +148,9 @@ KATA = Kata("k32_linear_regression", [
         Case(features(10, 2, dtype=torch.float64), targets(), 0.2, 25),
         # A short run, far from the fit: where its steps end is the reference run's point, not the fit.
         Case(features(16, 2), targets(), 0.05, 4),
+        # Data that requires grad, as a caller's features out of an earlier computation: what the fit
+        # returns must still hold no graph.
+        Case(features(12, 2, requires_grad=True), targets(), 0.2, 25, label="data_requires_grad"),
     ], aspects=BEHAVIOUR + ("procedure",), losses=2, devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", by_hand_fit), Probe("loss_falls", by_hand_falls),
                 Probe("first_loss", first_loss))),
@@ -148,6 +159,12 @@ KATA = Kata("k32_linear_regression", [
         Case(tracked(module(linear(1))), features(12, 1), targets(noise=0.3), 0.3, 15),
         Case(tracked(module(linear(3))), features(20, 3), targets(), 0.1, 50),
         Case(tracked(module(linear(2))), features(16, 2), targets(), 0.05, 4),
-    ], aspects=BEHAVIOUR[:-2] + ("container", "procedure"), devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
+        # The caller's states: a model holding an earlier backward's .grad; a frozen bias (a short run:
+        # a frozen bias cannot reach the fit); data that requires grad.
+        Case(tracked(stale_grads(module(linear(2)))), features(16, 2), targets(), 0.2, 25, label="stale_grads"),
+        Case(tracked(frozen(module(linear(2)), "bias")), features(16, 2), targets(), 0.1, 4, label="frozen"),
+        Case(tracked(module(linear(1))), features(12, 1, requires_grad=True), targets(), 0.3, 15,
+             label="data_requires_grad"),
+    ], aspects=BEHAVIOUR + ("caller", "procedure"), devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", sgd_fit), Probe("loss_falls", sgd_falls), GRAPHS_KEPT)),
 ])

@@ -151,7 +151,7 @@ def fit_by_hand_written_gradient(x, y, lr, steps):
         losses.append(float((error ** 2).mean()))
         w = w - lr * 2 * x.T @ error / len(y)
         b = b - lr * 2 * error.mean()
-    return w, b, torch.tensor(losses, dtype=torch.float32)
+    return w.detach(), b.detach(), torch.tensor(losses, dtype=torch.float32)   # x may require grad
 
 
 # --- fit_with_sgd -----------------------------------------------------------------------------
@@ -332,9 +332,67 @@ def sgd_written_by_hand(model, x, y, lr, steps):
     losses = []
     for _ in range(steps):
         loss = F.mse_loss(model(x).squeeze(1), y)
-        grads = torch.autograd.grad(loss, list(model.parameters()))
+        trained = [p for p in model.parameters() if p.requires_grad]   # the caller may have frozen some
+        grads = torch.autograd.grad(loss, trained)
         with torch.no_grad():
-            for p, g in zip(model.parameters(), grads):
+            for p, g in zip(trained, grads):
                 p -= lr * g
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+# --- the caller's states ---------------------------------------------------------------------
+
+
+@wrong("fit_by_hand", "requires grad", "graph")
+def fit_by_hand_keeping_the_data_graph(x, y, lr, steps):
+    w = torch.zeros(x.shape[1], dtype=x.dtype, device=x.device)
+    b = torch.zeros((), dtype=x.dtype, device=x.device)
+    losses = []
+    for _ in range(steps):
+        error = x @ w + b - y
+        losses.append(float((error ** 2).mean()))
+        w = w - lr * 2 * x.T @ error / len(y)     # x requires grad: w now carries its graph
+        b = b - lr * 2 * error.mean()
+    return w, b, torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "stale .grad", "adds")
+def sgd_clearing_after_the_step(model, x, y, lr, steps):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "frozen", "requires_grad")
+def sgd_unfreezing_the_model(model, x, y, lr, steps):
+    model.requires_grad_(True)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return torch.tensor(losses)
+
+
+@wrong("fit_with_sgd", "frozen", "no gradient")
+def sgd_by_hand_over_every_parameter(model, x, y, lr, steps):
+    losses = []
+    for _ in range(steps):
+        model.zero_grad()
+        loss = F.mse_loss(model(x).squeeze(1), y)
+        loss.backward()
+        with torch.no_grad():
+            for p in model.parameters():
+                p -= lr * p.grad          # a frozen parameter has none: TypeError
         losses.append(loss.item())
     return torch.tensor(losses)
