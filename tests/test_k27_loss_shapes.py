@@ -23,7 +23,7 @@ KATA = Kata("k27_loss_shapes", [
         Case(module(linear(2)), randn(4, 2), randn(4)),
         Case(module(linear(1)), randn(1, 1), randn(1)),
         Case(module(linear(4)), randn(3, 4), randn(3)),
-    ], aspects=BASIC + ("requires_grad",)),
+    ], aspects=BASIC + ("requires_grad", "device_mix")),
     Function("as_regression_data", [
         Case([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [1.5, 2.5, 3.5]),
         Case([[1], [2], [3], [4]], [2, 4, 6, 8]),

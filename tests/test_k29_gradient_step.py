@@ -39,10 +39,10 @@ KATA = Kata("k29_gradient_step", [
         Case(leaf(2), leaf(), randn(4, 2), randn(4), 0.5),
         Case(leaf(1, dtype=torch.float64), leaf(dtype=torch.float64), randn(5, 1, dtype=torch.float64),
              randn(5, dtype=torch.float64), 0.05),
-    ]),
+    ], aspects=BASIC + ("device_mix",)),
     Function("stepped", [
         Case(leaves_with_grads((3,), ()), 0.1),
         Case(leaves_with_grads((2, 2)), 0.5),
         Case(leaves_with_grads((4,), dtype=torch.float64), 0.01),
-    ], aspects=BASIC + ("requires_grad", "leaf", "history"), probes=(GRAD_MODE,)),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history", "device_mix"), probes=(GRAD_MODE,)),
 ])

@@ -75,7 +75,7 @@ KATA = Kata("k30_optimizers", [
         Case(model_of(frozen(module(mlp), "0")), optimizer(Adam, lr=0.05), randn(4, 2), randn(4, 1), 3, label="frozen"),
         Case(model_of(linear), optimizer(SGD, lr=0.1, momentum=0.9), randn(5, 3), randn(5, 1), 2, calls=2,
              label="two_calls"),
-    ], aspects=BASIC + ("caller", "procedure"), rtol=1e-5, atol=1e-6, timeout=20),
+    ], aspects=BASIC + ("caller", "procedure", "device_mix"), rtol=1e-5, atol=1e-6, timeout=20),
     Function("adam_fit", [
         Case(module(linear), randn(5, 3), randn(5, 1), 0.1, 3),
         Case(module(mlp), randn(4, 2), randn(4, 1), 0.05, 4),
@@ -84,12 +84,12 @@ KATA = Kata("k30_optimizers", [
         Case(stale_grads(module(linear)), randn(4, 3), randn(4, 1), 0.1, 2, label="stale_grads"),
         # Part of the model frozen by the caller: Adam must not move it, nor unfreeze it.
         Case(frozen(module(mlp), "0"), randn(4, 2), randn(4, 1), 0.05, 3, label="frozen"),
-    ], aspects=BASIC + ("caller", "procedure"), rtol=1e-5, atol=1e-6, timeout=20),
+    ], aspects=BASIC + ("caller", "procedure", "device_mix"), rtol=1e-5, atol=1e-6, timeout=20),
     Function("clipped_step", [
         Case(module(linear), randn(5, 3), randn(5, 1, scale=3.0), 0.1, 0.5),
         Case(module(mlp), randn(4, 2), randn(4, 1, scale=3.0), 0.2, 0.1),
         Case(module(linear), randn(4, 3), randn(4, 1), 0.1, 100.0),
         # Two steps in a row on a model that came in with a stale .grad: each step starts clean.
         Case(stale_grads(module(linear)), randn(5, 3), randn(5, 1, scale=3.0), 0.1, 0.5, label="stale_grads", calls=2),
-    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20),
+    ], aspects=BASIC + ("caller", "device_mix"), rtol=1e-5, atol=1e-6, timeout=20),
 ])

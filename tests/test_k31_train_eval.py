@@ -14,7 +14,7 @@ by the validation losses it returns, by the model's parameters and train/eval fl
 import torch
 from torch import nn
 
-from kata_harness.spec import Case, Function, Kata, Probe, graph_record, module, randn, tracked
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, graph_record, module, randn, tracked
 
 
 class Dropout(nn.Module):
@@ -60,5 +60,6 @@ KATA = Kata("k31_train_eval", [
         Case(tracked(module(small_dropout_net)), batches(3, 3, 2), randn(4, 2), randn(4, 1), 0.2, 2),
         Case(tracked(module(dropout_net, train=False)), batches(1, 5, 3), randn(3, 3), randn(3, 1), 0.1, 3,
              label="came_in_eval_mode"),
-    ], rtol=1e-5, atol=1e-6, timeout=20, probes=(Probe("graph_during_validation", graph_during_validation),)),
+    ], aspects=BASIC + ("device_mix",), rtol=1e-5, atol=1e-6, timeout=20,
+        probes=(Probe("graph_during_validation", graph_during_validation),)),
 ])

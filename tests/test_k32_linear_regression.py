@@ -8,7 +8,10 @@ gradient descent with the cases' learning rates converges at the same pace on ev
 draws too): within their few steps it reaches the least-squares fit to far better than the 0.001
 the probes ask for, in milliseconds.
 
-least_squares is compared with the reference (values within a float32 solver's tolerance).
+least_squares is compared with the reference (values within a float32 solver's tolerance). All three
+also choose `device_mix`: a tensor made on the default device (a column of ones, w and b without
+device=) and combined with x fails on a GPU, and this aspect sees it on a CPU-only grader too (meta
+cannot run lstsq).
 
 The two training functions are judged as the procedure their contract describes (aspect
 `procedure`): their losses and final parameters are compared, step by step, with the reference's
@@ -35,7 +38,7 @@ torch._dynamo (about 1.5 s here, several seconds on a slow machine).
 import torch
 from torch import nn
 
-from kata_harness.spec import GRAPHS_KEPT, Case, Function, Kata, Probe, custom, frozen, module, stale_grads, tracked
+from kata_harness.spec import BASIC, GRAPHS_KEPT, Case, Function, Kata, Probe, custom, frozen, module, stale_grads, tracked
 
 _FEATURES = [None]   # the features the case built last, for the targets recipe after it
 TOLERANCE = 1e-3
@@ -140,7 +143,7 @@ KATA = Kata("k32_linear_regression", [
         Case(features(8, 1, whitened=False), targets(noise=0.5)),
         Case(features(20, 3, whitened=False), targets()),
         Case(features(10, 2, dtype=torch.float64, whitened=False), targets()),
-    ], devices=DEVICES, rtol=1e-4, atol=1e-4),
+    ], aspects=BASIC + ("device_mix",), devices=DEVICES, rtol=1e-4, atol=1e-4),
     Function("fit_by_hand", [
         Case(features(16, 2), targets(), 0.2, 25),
         Case(features(12, 1), targets(noise=0.3), 0.3, 15),
@@ -151,7 +154,7 @@ KATA = Kata("k32_linear_regression", [
         # Data that requires grad, as a caller's features out of an earlier computation: what the fit
         # returns must still hold no graph.
         Case(features(12, 2, requires_grad=True), targets(), 0.2, 25, label="data_requires_grad"),
-    ], aspects=BEHAVIOUR + ("procedure",), losses=2, devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
+    ], aspects=BEHAVIOUR + ("procedure", "device_mix"), losses=2, devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", by_hand_fit), Probe("loss_falls", by_hand_falls),
                 Probe("first_loss", first_loss))),
     Function("fit_with_sgd", [
@@ -165,6 +168,6 @@ KATA = Kata("k32_linear_regression", [
         Case(tracked(frozen(module(linear(2)), "bias")), features(16, 2), targets(), 0.1, 4, label="frozen"),
         Case(tracked(module(linear(1))), features(12, 1, requires_grad=True), targets(), 0.3, 15,
              label="data_requires_grad"),
-    ], aspects=BEHAVIOUR + ("caller", "procedure"), devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
+    ], aspects=BEHAVIOUR + ("caller", "procedure", "device_mix"), devices=DEVICES, timeout=20, rtol=1e-5, atol=1e-6,
         probes=(Probe("least_squares_fit", sgd_fit), Probe("loss_falls", sgd_falls), GRAPHS_KEPT)),
 ])

@@ -104,6 +104,13 @@ MESSAGES = {
         "en": "{where}: your run leaves the reference's run at step {step}: yours {yours}, expected {expected}",
         "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的是 {yours}，应当是 {expected}",
     },
+    "aspect.device_mix": {
+        "en": "{op} combined a tensor your code made on the default device (the CPU) with a tensor on the "
+              "inputs' device: it ran here because the inputs are on the CPU too; with the inputs on a GPU it "
+              "raises \"Expected all tensors to be on the same device\"",
+        "zh": "{op} 把你的代码在默认设备（CPU）上创建的张量，与位于输入所在设备上的张量放在了一起计算："
+              "这里能运行，只是因为输入也在 CPU 上；输入在 GPU 上时，它会报错 “Expected all tensors to be on the same device”",
+    },
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
                         "zh": "对返回值调用 backward() 时，你的结果{yours}，参考答案的结果{expected}"},
     "aspect.rng": {
@@ -162,6 +169,12 @@ MESSAGES = {
               "run of these steps produced (a closed-form fit with made-up losses is not gradient descent).",
         "zh": "约定描述的是一个过程（从这个起点出发，按这个学习率，走这些步），评判的也是这个过程：你的损失不是这样一次运行"
               "得到的损失。可能是更新方式不对、起点不对，或者这些数根本不是这些步骤算出来的（闭式解加上编造的损失不是梯度下降）。",
+    },
+    "generic.device_mix": {
+        "en": "A tensor made without saying where (torch.ones, torch.zeros, torch.tensor ...) lands on the default "
+              "device, the CPU, wherever the inputs are: the first computation that meets inputs on a GPU fails.",
+        "zh": "创建时没有说明放在哪里的张量（torch.ones、torch.zeros、torch.tensor……）会落在默认设备 CPU 上，"
+              "而不管输入在哪里：它一旦与位于 GPU 上的输入一起计算，就会失败。",
     },
     "generic.independent": {
         "en": "Your result and the input share memory (a view): a change to one shows in the other. "

@@ -396,3 +396,43 @@ def sgd_by_hand_over_every_parameter(model, x, y, lr, steps):
                 p -= lr * p.grad          # a frozen parameter has none: TypeError
         losses.append(loss.item())
     return torch.tensor(losses)
+
+
+# --- the device pitfall, seen without a GPU ----------------------------------------------------
+
+
+@wrong("least_squares", "default device", "Expected all tensors to be on the same device")
+def least_squares_with_ones_on_the_cpu(x, y):
+    design = torch.cat([x, torch.ones(x.shape[0], 1, dtype=x.dtype)], dim=1)     # no device=: the CPU
+    solution = torch.linalg.lstsq(design, y.unsqueeze(1)).solution.squeeze(1)
+    return solution[:-1], solution[-1]
+
+
+@right("least_squares")
+def least_squares_with_new_ones(x, y):
+    design = torch.cat([x, x.new_ones(x.shape[0], 1)], dim=1)
+    solution = torch.linalg.lstsq(design, y.unsqueeze(1)).solution.squeeze(1)
+    return solution[:-1], solution[-1]
+
+
+@right("least_squares")
+def least_squares_with_ones_moved_to_x(x, y):
+    design = torch.cat([x, torch.ones(len(x), 1).to(x)], dim=1)    # made on the CPU, then moved where x is
+    solution = torch.linalg.lstsq(design, y.unsqueeze(1)).solution.squeeze(1)
+    return solution[:-1], solution[-1]
+
+
+@wrong("fit_by_hand", "default device", "Expected all tensors to be on the same device")
+def fit_with_zeros_on_the_cpu(x, y, lr, steps):
+    w = torch.zeros(x.shape[1], dtype=x.dtype, requires_grad=True)     # no device=: the CPU
+    b = torch.zeros((), dtype=x.dtype, requires_grad=True)
+    losses = []
+    for _ in range(steps):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+        losses.append(loss.item())
+    return w.detach(), b.detach(), torch.tensor(losses)
