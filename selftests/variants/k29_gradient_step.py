@@ -110,7 +110,7 @@ def stepped_by_new_leaves(params, lr):
     return fresh
 
 
-@wrong("stepped", "no longer records", "switches it off")
+@wrong("stepped", "no longer records", "never switched back on")
 def stepped_switching_recording_off(params, lr):
     torch.set_grad_enabled(False)      # "no graph for the update": and none for the caller's next forward
     return [(p - lr * p.grad).requires_grad_() for p in params]
