@@ -21,7 +21,7 @@ def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple:
     Pitfall: torch.linalg.lstsq(x, y) fits a line through the origin: the bias needs a column of ones
     next to the features (made on `x`'s device).
     Example: least_squares(torch.tensor([[0.0], [1.0], [2.0], [3.0]]), torch.tensor([1.0, 3.0, 5.0, 7.0]))
-             -> (tensor([2.]), tensor(1.))
+             -> (tensor([2.]), tensor(1.0000))  (w = 2 and b = 1, up to float32 rounding)
     Lesson (docs/lesson2.md): §5.3
 
     用闭式解求直线对数据的最小二乘拟合：返回元组 (w, b)，w 的形状为 (D,)，b 是 0 维张量，它们使 `x`（N, D）
@@ -29,7 +29,7 @@ def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple:
     陷阱：torch.linalg.lstsq(x, y) 拟合的是一条过原点的直线：偏置需要在特征旁边加一列全 1
     （建在 `x` 所在的设备上）。
     示例：least_squares(torch.tensor([[0.0], [1.0], [2.0], [3.0]]), torch.tensor([1.0, 3.0, 5.0, 7.0]))
-          -> (tensor([2.]), tensor(1.))
+          -> (tensor([2.]), tensor(1.0000))（即 w = 2、b = 1，只差 float32 的舍入误差）
     讲义（docs/lesson2.zh.md）：§5.3
     """
     raise NotImplementedError("least_squares: not implemented yet / 尚未实现")
@@ -79,7 +79,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     losses fall at every step, and the loop keeps at most one step's graph alive.
 
     Pitfall: model(x) has shape (N, 1) and `y` has shape (N,): the loss broadcasts them to (N, N), and
-    the model learns something else; and a list of loss tensors keeps every step's graph alive.
+    the model learns something else; and a list of loss tensors keeps every step's graph nodes alive
+    (small once backward() has freed their saved activations, but one more with every step).
     Example: fit_with_sgd(nn.Linear(2, 1), x, y, 0.2, 25) -> tensor of 25 falling losses
     Lesson (docs/lesson2.md): §6.3, §4.2
 
@@ -89,7 +90,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     更新之前测得的损失，组成形状为 (steps,) 的 float32 CPU 张量。
     按行为评判：模型的权重和偏置最终与最小二乘解相差不超过 0.001，损失每一步都下降，循环最多只保留一步的计算图。
     陷阱：model(x) 的形状是 (N, 1)，`y` 的形状是 (N,)：损失会把它们广播成 (N, N)，模型学到的就是别的东西了；
-    而由损失张量组成的列表会让每一步的计算图都一直活着。
+    而由损失张量组成的列表会让每一步的计算图节点都一直留在内存里（backward() 释放了它们保存的中间激活值之后它们不大，
+    但每一步都多一份）。
     示例：fit_with_sgd(nn.Linear(2, 1), x, y, 0.2, 25) -> 由 25 个不断下降的损失组成的张量
     讲义（docs/lesson2.zh.md）：§6.3、§4.2
     """
