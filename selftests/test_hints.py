@@ -232,6 +232,8 @@ LEVEL_THREE_BLANKS = {
     "k25_detach.freeze_": ["requires_grad_"],
     "k27_loss_shapes.as_regression_data": ["-1, 1"],
     "k29_gradient_step.stepped": ["detach"],
+    "k30_optimizers.adam_fit": ["zero_grad"],
+    "k30_optimizers.clipped_step": ["zero_grad"],
     "k30_optimizers.train_steps": ["zero_grad"],
     "k31_train_eval.fit_with_validation": ["train"],
 }
