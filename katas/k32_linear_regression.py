@@ -1,4 +1,4 @@
-"""k32_linear_regression: linear regression by hand and with torch.optim / 线性回归：亲手实现与 torch.optim
+"""k32_linear_regression: linear regression by hand and with torch.optim / 线性回归：从零实现与 torch.optim
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k32` (score) or `pytest tests/test_k32_linear_regression.py` (details).
@@ -53,10 +53,10 @@ def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tupl
              -> (tensor([2.0000]), tensor(1.0000), tensor([21.0000, 7.0587, 2.3730, ...]))
     Lesson (docs/lesson2.md): §5.1, §5.2
 
-    用亲手写的梯度下降（本意是不用 torch.optim；评判的是结果，不是所用的工具）
+    用从零实现的梯度下降（本意是不用 torch.optim；评判的是结果，不是所用的工具）
     把直线 x @ w + b 拟合到 `y` 上：从 w = 0（形状为 (D,)）和 b = 0（0 维）开始，它们是需要梯度的叶子张量，
     放在 `x` 所在的设备上、用 `x` 的 dtype；然后重复 `steps` 次：
-    前向计算，均方误差，backward()，更新 w -= lr * dL/dw、b -= lr * dL/db。返回元组 (w, b, losses)：
+    前向传播，均方误差，backward()，更新 w -= lr * dL/dw、b -= lr * dL/db。返回元组 (w, b, losses)：
     w 和 b 是分离出来的张量（不需要梯度），losses 是形状为 (steps,) 的 float32 CPU 张量，装着每一步在更新之前的损失。
     `x` 和 `y` 保持不变。
     按行为评判：w 和 b 最终与最小二乘解相差不超过 0.001，损失每一步都下降，返回的东西都不带计算图。

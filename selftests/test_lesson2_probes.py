@@ -36,3 +36,17 @@ def test_the_fit_the_probes_measure_from_is_the_least_squares_fit(function):
             (w, b), (best_w, best_b) = K32._fit(x, y), _solver_fit(x, y)
             assert torch.allclose(w, best_w, atol=1e-5) and abs(float(b - best_b)) < 1e-5, (function, seed)
 
+
+
+def test_the_first_loss_is_told_as_a_number_both_when_it_is_the_start_and_when_it_is_not():
+    """A learner reads "yours is 2.4189, expected 6.70344", not a formula; a start reached is written
+    alike for learner and reference, and a miss never reads as the start."""
+    from kata_harness.spec import Call
+
+    y = torch.tensor([1.0, 2.0, 3.0])
+    start = float((y.double() ** 2).mean())
+    at_start = Call(fn=None, args=[torch.zeros(3, 1), y], kwargs={}, result=(None, None, torch.tensor([start, 1.0])))
+    moved = Call(fn=None, args=[torch.zeros(3, 1), y], kwargs={}, result=(None, None, torch.tensor([start * 1.001])))
+    assert float(K32.first_loss(at_start)) == pytest.approx(start, rel=1e-5)
+    assert float(K32.first_loss(moved)) == pytest.approx(start * 1.001, rel=1e-5)
+    assert K32.first_loss(moved) != K32.first_loss(at_start)
