@@ -338,6 +338,10 @@ MESSAGES = {
         "zh": "{lesson}{pack}：{title}（只评这一课：python grade.py {lesson}；讲义：{notes}）",
     },
     "grade.valid_lessons": {"en": "; lessons: {lessons}", "zh": "；可用的课：{lessons}"},
+    "grade.next_lesson_only": {
+        "en": "this lesson alone, and its next function first: python grade.py {lesson}",
+        "zh": "只评这一课，并从它的下一个函数开始：python grade.py {lesson}",
+    },
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
