@@ -328,9 +328,13 @@ MESSAGES = {
         "zh": "查看详情：pytest {test_path} -k {function}",
     },
     "grade.unknown_selector": {
-        "en": "unknown kata or function '{selector}'{suggestion}. Valid katas: {katas}",
-        "zh": "未知的练习或函数 '{selector}'{suggestion}。可用的练习：{katas}",
+        "en": "unknown kata or function '{selector}'{suggestion}. Name a lesson, a kata (its number is enough: "
+              "python grade.py k05) or kata.function; the katas, lesson by lesson: {katas}",
+        "zh": "未知的练习或函数 '{selector}'{suggestion}。请写一课、一个练习（写编号就够了：python grade.py k05）"
+              "或 练习.函数；各课的练习：{katas}",
     },
+    "grade.kata_range": {"en": "{lesson}: {first} to {last}", "zh": "{lesson}：{first} 到 {last}"},
+    "grade.kata_one": {"en": "{lesson}: {first}", "zh": "{lesson}：{first}"},
     "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
     # --- added with the second lesson: the lesson (pack) each kata belongs to ----------------------
     "grade.lesson": {
