@@ -43,7 +43,7 @@ def two_loss_grads(model: nn.Linear, x: torch.Tensor) -> tuple:
 
 
 def fit_head(encoder: nn.Module, head: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> list:
-    """Train `head` alone on the features of the frozen `encoder`: compute `encoder(x)` ONCE, before the
+    """Train `head` alone on the features of `encoder`, which is not trained: compute `encoder(x)` ONCE, before the
     loop, then take `steps` plain SGD steps over `head.parameters()` (learning rate `lr`, no momentum;
     torch.optim.SGD is the tool meant) on the mean-squared-error loss of head(features) against `y`.
     Return each step's loss, measured before its update, as a list of Python floats. `head` is updated
@@ -54,18 +54,18 @@ def fit_head(encoder: nn.Module, head: nn.Linear, x: torch.Tensor, y: torch.Tens
 
     Pitfall: the features computed once from encoder(x) WITH their graph: the first backward() runs on into the
     encoder and frees that part of the graph, so the second step raises "Trying to backward through
-    the graph a second time". The features of a frozen encoder are data: no graph.
+    the graph a second time". The features of an encoder that is not trained are data: no graph.
     Example: fit_head(encoder, nn.Linear(4, 1), x, y, 0.1, 3) -> e.g. [0.91, 0.74, 0.62]
     Lesson (docs/lesson2.md): §2.3, §3.2
 
-    在冻结的 `encoder` 的特征上只训练 `head`：在循环之前只计算一次 `encoder(x)`，然后用均方误差损失
+    在不参与训练的 `encoder` 的特征上只训练 `head`：在循环之前只计算一次 `encoder(x)`，然后用均方误差损失
     （head(features) 对 `y`）对 `head.parameters()` 做 `steps` 步普通 SGD（学习率为 `lr`，不带动量；
     本意是用 torch.optim.SGD）。返回每一步在参数更新之前的损失值，组成 Python float 列表。和训练函数的模型一样，
     `head` 被原地更新；编码器的参数保持原样，也不会得到梯度，`x` 和 `y` 保持不变。输出层传进来时可能带着之前一次
     backward 留下的旧 `.grad`，任何一步都不能沿着它走。编码器按调用者交来的样子使用（可能有几层被冻结，也可能处在
     train 或 eval 模式），并保持它的模式和 requires_grad 标志。
     陷阱：由 encoder(x) 只计算一次特征，却带着它们的计算图：第一次 backward() 会一直传进编码器，并释放那部分
-    计算图，于是第二步就会报错 “Trying to backward through the graph a second time”。冻结的编码器给出的特征
+    计算图，于是第二步就会报错 “Trying to backward through the graph a second time”。不参与训练的编码器给出的特征
     就是数据：不需要计算图。
     示例：fit_head(encoder, nn.Linear(4, 1), x, y, 0.1, 3) -> 例如 [0.91, 0.74, 0.62]
     讲义（docs/lesson2.zh.md）：§2.3、§3.2

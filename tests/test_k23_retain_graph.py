@@ -2,8 +2,8 @@
 
 Both functions are about one forward pass used more than once. The models are counted
 (`tracked`: how often each ran, kept in the harness, keyed by the model): two_loss_grads must run
-the model once and back-propagate twice through that one graph, fit_head must run the frozen
-encoder once. fit_head is also judged by the head's parameters after training (the `inputs`
+the model once and back-propagate twice through that one graph, fit_head must run the
+encoder, which is not trained, once. fit_head is also judged by the head's parameters after training (the `inputs`
 aspect: compared with the reference trained on an identical seeded copy) and by whether any
 gradient reached the encoder, which a graph kept across steps (`retain_graph=True` on every
 step) fills.
@@ -54,12 +54,12 @@ def after_next_backward(call):
 
 
 def encoder_runs(call):
-    """How many forward passes the frozen encoder made (the contract: one, before the loop)."""
+    """How many forward passes the encoder, which is not trained, made (the contract: one, before the loop)."""
     return model_runs(call)
 
 
 def encoder_grads(call):
-    """Whether any gradient reached the frozen encoder's parameters."""
+    """Whether any gradient reached parameters of the encoder, which is not trained."""
     return any(p.grad is not None for p in call.args[0].parameters())
 
 

@@ -7,7 +7,7 @@ from selftests.variants import right, wrong
 # --- derivative -------------------------------------------------------------------------------
 
 
-@wrong("derivative", "scalar", "gradient=")
+@wrong("derivative", "scalar", "how much each element")
 def derivative_backward_on_vector(f, x):
     leaf = x.detach().clone().requires_grad_(True)
     f(leaf).backward()             # "grad can be implicitly created only for scalar outputs"
@@ -21,7 +21,7 @@ def derivative_through_mean(f, x):
     return leaf.grad
 
 
-@wrong("derivative", "caller's x", "fresh leaf")
+@wrong("derivative", "caller's x", "stay as it was")
 def derivative_on_the_callers_x(f, x):
     x.requires_grad_(True)
     f(x).sum().backward()
@@ -46,21 +46,21 @@ def derivative_by_autograd_grad(f, x):
 # --- backprop_upstream ------------------------------------------------------------------------
 
 
-@wrong("backprop_upstream", "upstream", "gradient=")
+@wrong("backprop_upstream", "upstream", "plain sum")
 def upstream_ignored(f, x, upstream):
     leaf = x.detach().clone().requires_grad_(True)
     f(leaf).sum().backward()       # the gradient of a plain sum: upstream never used
     return leaf.grad
 
 
-@wrong("backprop_upstream", "mean()", "gradient=")
+@wrong("backprop_upstream", "averaged", "number of elements")
 def upstream_averaged(f, x, upstream):
     leaf = x.detach().clone().requires_grad_(True)
     (f(leaf) * upstream).mean().backward()
     return leaf.grad
 
 
-@wrong("backprop_upstream", "shape", "gradient=")
+@wrong("backprop_upstream", "shape", "Mismatch in shape")
 def upstream_summed_first(f, x, upstream):
     leaf = x.detach().clone().requires_grad_(True)
     f(leaf).backward(upstream.sum())   # a 0-dim gradient for a non-scalar y

@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- two_loss_grads ---------------------------------------------------------------------------
 
 
-@wrong("two_loss_grads", "second time", "keep the graph")
+@wrong("two_loss_grads", "second time", "frees the graph")
 def two_backwards_without_retaining(model, x):
     out = model(x)
     out.mean().backward()
@@ -18,7 +18,7 @@ def two_backwards_without_retaining(model, x):
     return first, model.weight.grad
 
 
-@wrong("two_loss_grads", "adds", "each loss alone")
+@wrong("two_loss_grads", "adds", "sum of both")
 def two_backwards_adding_up(model, x):
     out = model(x)
     out.mean().backward(retain_graph=True)
@@ -27,7 +27,7 @@ def two_backwards_adding_up(model, x):
     return first, model.weight.grad
 
 
-@wrong("two_loss_grads", "once", "keep the graph")
+@wrong("two_loss_grads", "once", "one forward pass")
 def two_forward_passes(model, x):
     first, = torch.autograd.grad(model(x).mean(), model.weight)
     second, = torch.autograd.grad((model(x) ** 2).mean(), model.weight)
@@ -95,7 +95,7 @@ def two_losses_by_autograd_grad_in_one_graph(model, x):
 # --- fit_head ---------------------------------------------------------------------------------
 
 
-@wrong("fit_head", "second time", "detach")
+@wrong("fit_head", "second time", "with their graph")
 def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
     features = encoder(x)          # its graph is freed by the first backward()
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
@@ -109,7 +109,7 @@ def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
     return losses
 
 
-@wrong("fit_head", "encoder", "retain_graph=True")
+@wrong("fit_head", "encoder", "Keeping the graph")
 def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
     features = encoder(x)
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
@@ -123,7 +123,7 @@ def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
     return losses
 
 
-@wrong("fit_head", "once", "before the loop")
+@wrong("fit_head", "once", "again and again")
 def fit_head_running_the_encoder_every_step(encoder, head, x, y, lr, steps):
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
     losses = []

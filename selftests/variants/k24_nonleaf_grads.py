@@ -7,7 +7,7 @@ from selftests.variants import right, wrong
 # --- hidden_grad ------------------------------------------------------------------------------
 
 
-@wrong("hidden_grad", "not a leaf", "keep its gradient")
+@wrong("hidden_grad", "not a leaf", "leaves only")
 def hidden_grad_of_a_non_leaf(model, x):
     hidden = model[0](x)
     out = hidden
@@ -75,20 +75,20 @@ def hidden_grad_on_a_new_leaf(model, x):
 # --- input_saliency ---------------------------------------------------------------------------
 
 
-@wrong("input_saliency", "does not require grad", "leaf")
+@wrong("input_saliency", "does not require grad", "never tracked")
 def saliency_of_plain_data(model, x):
     model(x).sum().backward()
     return x.grad                  # None: x is data, autograd never tracked it
 
 
-@wrong("input_saliency", "caller's x", "leaf of your own")
+@wrong("input_saliency", "caller's x", "stay as it was")
 def saliency_on_the_callers_x(model, x):
     x.requires_grad_(True)
     grad, = torch.autograd.grad(model(x).sum(), x)
     return grad
 
 
-@wrong("input_saliency", "parameter", "input's gradient alone")
+@wrong("input_saliency", "parameter", "Only the input's gradient")
 def saliency_by_backward(model, x):
     leaf = x.detach().clone().requires_grad_(True)
     model(leaf).sum().backward()   # also fills every parameter's .grad
