@@ -234,12 +234,15 @@ def test_an_extension_given_twice_or_to_nobody_is_refused_naming_its_lines(tmp_p
     for text, why in (("submission,deadline\nbob,2026-12-04\nBob,2026-12-09\n", r"line 3: Bob has an extension on line 2 too"),
                       ("email,deadline\nbob@uni.example,2026-12-04\n"
                        "alice@uni.example,2026-12-04\nBOB@uni.example,2026-12-04\n", r"line 4: bob has an extension on line 2"),
-                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: no student with submission bbo in the roster")):
+                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: bbo is no student of the class \(not on the roster, no folder")):
         with pytest.raises(UsageError, match=why):
             _settle(tmp_path, record=RECORD, roster_file=students, extensions=text)
+    # a folder the roster does not list is still the class's (graded and noted "not on the roster")
+    unlisted = head + "alice,Alice,alice@uni.example,S1\n"
+    assert _settle(tmp_path, record=RECORD, roster_file=unlisted, extensions="submission,deadline\nbob,2026-12-04\n").policy.extensions
     # with no roster, an extension names a folder of the class or a submission of the record
     assert _settle(tmp_path, record=RECORD, extensions="submission,deadline\nALICE,2026-12-04\n").policy.extensions
-    with pytest.raises(UsageError, match=r"extensions.csv, line 2: alcie is no submission of the class"):
+    with pytest.raises(UsageError, match=r"extensions.csv, line 2: alcie is no student of the class \(no folder"):
         _settle(tmp_path, record=RECORD, extensions="submission,deadline\nalcie,2026-12-04\n")
 
 
