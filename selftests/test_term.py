@@ -234,7 +234,7 @@ def test_an_extension_given_twice_or_to_nobody_is_refused_naming_its_lines(tmp_p
     for text, why in (("submission,deadline\nbob,2026-12-04\nBob,2026-12-09\n", r"line 3: Bob has an extension on line 2 too"),
                       ("email,deadline\nbob@uni.example,2026-12-04\n"
                        "alice@uni.example,2026-12-04\nBOB@uni.example,2026-12-04\n", r"line 4: bob has an extension on line 2"),
-                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: bbo is no student of the class \(not on the roster, no folder")):
+                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: bbo is no student of the class \(not on the roster")):
         with pytest.raises(UsageError, match=why):
             _settle(tmp_path, record=RECORD, roster_file=students, extensions=text)
     # a folder the roster does not list is still the class's (graded and noted "not on the roster")
@@ -257,6 +257,20 @@ def test_record_names_that_differ_only_by_case_are_refused_on_both_rows_naming_t
     assert submission.files is None and "neither is graded" in submission.notes[0]
     assert "record.csv line 3" in submission.notes[0] and "record.csv line 4" in submission.notes[0]
     assert settled.record.of("alice") and not settled.record.clash("alice")
+
+
+def test_a_canvas_export_that_names_a_column_twice_is_refused(tmp_path):
+    rows = [{**gradebook.row("bob", [], FUNCTIONS, None), "score": 9, "email": "bob@uni.example", "id": "S2"}]
+    head = "Student,ID,SIS User ID,SIS Login ID,Section"
+    twice = f"{head},SIS Login ID,Katas\nBob Li,7,S2,bob@uni.example,A,alice@uni.example,\n"
+    # the primitive: a CSV reader by column name keeps the last one, so bob's row matches alice's login
+    assert next(csv.DictReader(io.StringIO(twice)))["SIS Login ID"] == "alice@uni.example"
+    with pytest.raises(lms.ExportError, match="line 1: SIS Login ID named more than once"):
+        lms.canvas(rows, twice, "Katas")
+    with pytest.raises(lms.ExportError, match=r"Katas \(1\), Katas \(2\) are all the assignment Katas"):
+        lms.canvas(rows, f"{head},Katas (1),Katas (2)\nBob Li,7,S2,bob@uni.example,A,,\n", "Katas")
+    filled = lms.canvas(rows, f"{head},Katas (1),Katas (2)\nBob Li,7,S2,bob@uni.example,A,,\n", "Katas (2)")
+    assert filled.text.splitlines()[1].endswith(",9")
 
 
 def test_batch_refuses_the_term_files_before_grading_with_the_lines_named(tmp_path):
