@@ -287,6 +287,13 @@ def test_batch_refuses_the_term_files_before_grading_with_the_lines_named(tmp_pa
                           "--against", "answer-key", *options)
         assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr
         assert not (tmp_path / "g.json").exists()
+    # a shard nested as deep is refused by merge and export alike
+    (tmp_path / "deep-shard.json").write_text("[" * 5000 + "]" * 5000)
+    for command, why in ((["merge", str(tmp_path / "deep-shard.json"), "--out", str(tmp_path / "m.json")], "nested too deep"),
+                         (["export", str(tmp_path / "deep-shard.json"), "--moodle", "--out", str(tmp_path / "m.csv")],
+                          "is not a JSON gradebook")):
+        done = grade_here(*command)
+        assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def test_the_late_policy_is_checked_before_anything_is_graded(tmp_path):
