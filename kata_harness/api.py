@@ -160,13 +160,24 @@ def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[Fu
     try:
         return katas, resolve(list(selectors), katas)
     except UnknownSelector as error:
-        names = ", ".join(k.name for k in katas)
         meant = closest_selector(error.selector, katas)
         suggestion = message("grade.did_you_mean", lang, name=meant) if meant else ""
-        lessons = ", ".join(f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
-                            for lesson in lessons_of(katas))
+        lessons = ("，" if lang == "zh" else ", ").join(
+            _lesson_range(lesson, [k for k in katas if k.lesson == lesson], lang) for lesson in lessons_of(katas))
         raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, suggestion=suggestion,
-                                 katas=names) + message("grade.valid_lessons", lang, lessons=lessons)) from None
+                                 katas=lessons)) from None
+
+
+def _lesson_range(lesson, katas: list[KataInfo], lang: str) -> str:
+    """``lesson2 (autograd): k22 to k32``: a lesson and its katas by their first and last numbers, so
+    that a typo's answer is one short line however many katas there are."""
+    name = f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
+    if not katas:
+        return name
+    first, last = katas[0].number, katas[-1].number
+    if first == last:
+        return message("grade.kata_one", lang, lesson=name, first=first)
+    return message("grade.kata_range", lang, lesson=name, first=first, last=last)
 
 
 def solutions_dir(name: str | Path) -> Path:

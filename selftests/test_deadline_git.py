@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.commands import batch, repository
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import repository
 from selftests.gradekit import ROOT
 
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="needs git"),

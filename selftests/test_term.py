@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.commands import batch, repository
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import repository
 from kata_harness.outputs import class_report, feedback, gradebook, progress
-from kata_harness.term import identity, late, lms, plan, record, roster, shards, shared
+from kata_harness.platforms import lms
+from kata_harness.term import identity, late, plan, record, roster, shards, shared
 from kata_harness.usage import UsageError
 from selftests import term_class
 from selftests.classes import synthetic_gradebook

@@ -45,7 +45,7 @@ from ..api import LaneFactory
 from ..content.curriculum import FunctionInfo
 from ..content.messages import default_language, message
 from ..files import digest, read_regular, write_atomically
-from ..isolation import sandbox
+from ..isolation import repository, sandbox
 from ..isolation.channel import Lane, can_fork, learner_lane
 from ..isolation.processes import RUN_AS_VARIABLE
 from ..judging import integrity
@@ -59,7 +59,7 @@ from ..outputs.progress import Progress
 from ..term import identity, shared
 from ..term import plan as term
 from ..term.record import Submitted, time_text
-from . import UsageError, repository
+from ..usage import UsageError
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
