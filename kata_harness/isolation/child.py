@@ -99,16 +99,17 @@ def main(argv: list[str]) -> None:
         # nothing outside them, to make each job's pid namespace; every job drops all it has.)
         processes.drop_capabilities()
     # Importing torch makes the garbage collector walk the young heap a few hundred times and find
-    # next to nothing: a tenth of the import's time. It is off until the imports and the warm-up
-    # are done, and on again before any learner code or reference runs; but not in a zygote, where
-    # the garbage all freed at once would leave holes all over the heap, which every job's
-    # allocations would then fill, copying page after page (a fifth slower in all).
-    if "--zygote" not in argv:
-        gc.disable()
+    # next to nothing: a third of the time a zygote needs to be ready. It is off until the imports
+    # and the warm-up are done, and on again before any learner code or reference runs. A zygote
+    # frees nothing of that garbage (``prepare_to_fork``): freed all at once it would leave holes
+    # all over the heap, which every job's allocations would then fill, copying page after page.
+    gc.disable()
     observing()   # imports torch, the slow part, once the streams and the limits are in place
     warm = "--warm" in argv or serves_learners
     if warm:
         observing().warm_up()
+    if "--zygote" in argv:
+        prepare_to_fork()
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
@@ -146,7 +147,6 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, own_namespaces:
     answers the next job ``retired`` and ends, so the parent gives that job to a fresh zygote."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
-    prepare_to_fork()
     forks = processes.JobForks(own_namespaces)
     memory = _job_cgroup(memory_folder)
     settings = processes.settings()
@@ -320,8 +320,9 @@ def prepare_to_fork() -> None:
         except BaseException:   # a broken spec is reported by the job that needs it
             pass
     # A forked job that walked what is loaded now would copy most of this process's memory, page
-    # by page, before grading anything.
-    gc.collect()
+    # by page, before grading anything. Nothing is collected first: a full collection of torch's
+    # heap costs a few tenths of a second before the first job, and would free only the imports'
+    # garbage, a few MiB that no job touches (it stays, frozen with the rest).
     gc.freeze()
 
 

@@ -31,6 +31,22 @@ def popen_options() -> dict:
     return {"start_new_session": True}
 
 
+# glibc's malloc asks for transparent huge pages for its heap (glibc 2.35 and later; elsewhere the
+# setting is ignored): torch's heap in a zygote then takes a few hundred page-table entries instead
+# of tens of thousands, which every fork copies and every job's exit tears down again (a bare fork
+# and exit of a warm zygote costs half as much; ``benchmarks/fork_cost.py``).
+HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb=1"
+
+
+def fork_friendly(environment: dict) -> dict:
+    """``environment`` for a child that imports torch and is forked (or forks): glibc's malloc
+    tunables with huge pages added to those the user set (a ``hugetlb`` setting of theirs wins)."""
+    tunables = [t for t in environment.get("GLIBC_TUNABLES", "").split(":") if t]
+    if not sys.platform.startswith("linux") or any(t.startswith("glibc.malloc.hugetlb=") for t in tunables):
+        return environment
+    return {**environment, "GLIBC_TUNABLES": ":".join([*tunables, HUGE_PAGES_TUNABLE])}
+
+
 RUN_AS_VARIABLE = "KATA_RUN_AS"
 
 

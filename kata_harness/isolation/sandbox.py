@@ -37,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from ..layout import LAYOUT, ROOT
+from . import processes
 
 
 class Mode(str, Enum):
@@ -115,6 +116,23 @@ def _python_folders() -> list[str]:
     return chosen
 
 
+def gpu_possible() -> bool:
+    """Whether this machine may have a GPU that torch's ``cuda`` can use, judged without torch: on
+    Linux only where one shows as a device (NVIDIA's, AMD's compute device, WSL's); never on macOS
+    (no CUDA there); elsewhere it cannot be ruled out."""
+    if sys.platform.startswith("linux"):
+        return any(name.startswith("nvidia") for name in _names_in("/dev")) or \
+            any(Path(device).exists() for device in ("/dev/kfd", "/dev/dxg"))
+    return sys.platform != "darwin"
+
+
+def _names_in(folder: str) -> list[str]:
+    try:
+        return sorted(entry.name for entry in Path(folder).iterdir())
+    except OSError:
+        return []
+
+
 def _gpu_devices() -> list[str]:
     try:
         names = sorted(entry.name for entry in Path("/dev").iterdir())
@@ -156,9 +174,9 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMe
     # Last, once every mount point exists: nothing inside is writable (tmpfs has no size limit here;
     # bubblewrap's --size needs 0.10, and writing files is no part of any kata).
     args += ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
-    for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
-        if name in os.environ:
-            args += ["--setenv", name, os.environ[name]]
+    for name, value in processes.fork_friendly(dict(os.environ)).items():
+        if name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES", "GLIBC_TUNABLES"):
+            args += ["--setenv", name, value]
     # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
     args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(ROOT)]
     # torch's lazy imports create a compile cache folder they never write to here: name one that exists.
