@@ -1,4 +1,4 @@
-"""k32_linear_regression: linear regression by hand and with torch.optim / 线性回归：亲手实现与 torch.optim
+"""k32_linear_regression: linear regression by hand and with torch.optim / 线性回归：从零实现与 torch.optim
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k32` (score) or `pytest tests/test_k32_linear_regression.py` (details).
@@ -21,7 +21,7 @@ def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple:
     Pitfall: torch.linalg.lstsq(x, y) fits a line through the origin: the bias needs a column of ones
     next to the features (made on `x`'s device).
     Example: least_squares(torch.tensor([[0.0], [1.0], [2.0], [3.0]]), torch.tensor([1.0, 3.0, 5.0, 7.0]))
-             -> (tensor([2.]), tensor(1.))
+             -> (tensor([2.]), tensor(1.0000))  (w = 2 and b = 1, up to float32 rounding)
     Lesson (docs/lesson2.md): §5.3
 
     用闭式解求直线对数据的最小二乘拟合：返回元组 (w, b)，w 的形状为 (D,)，b 是 0 维张量，它们使 `x`（N, D）
@@ -29,7 +29,7 @@ def least_squares(x: torch.Tensor, y: torch.Tensor) -> tuple:
     陷阱：torch.linalg.lstsq(x, y) 拟合的是一条过原点的直线：偏置需要在特征旁边加一列全 1
     （建在 `x` 所在的设备上）。
     示例：least_squares(torch.tensor([[0.0], [1.0], [2.0], [3.0]]), torch.tensor([1.0, 3.0, 5.0, 7.0]))
-          -> (tensor([2.]), tensor(1.))
+          -> (tensor([2.]), tensor(1.0000))（即 w = 2、b = 1，只差 float32 的舍入误差）
     讲义（docs/lesson2.zh.md）：§5.3
     """
     raise NotImplementedError("least_squares: not implemented yet / 尚未实现")
@@ -54,10 +54,10 @@ def fit_by_hand(x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> tupl
              -> (tensor([2.0000]), tensor(1.0000), tensor([21.0000, 7.0587, 2.3730, ...]))
     Lesson (docs/lesson2.md): §5.1, §5.2
 
-    用亲手写的梯度下降（本意是不用 torch.optim；评判的是结果，不是所用的工具）
+    用从零实现的梯度下降（本意是不用 torch.optim；评判的是结果，不是所用的工具）
     把直线 x @ w + b 拟合到 `y` 上：从 w = 0（形状为 (D,)）和 b = 0（0 维）开始，它们是需要梯度的叶子张量，
     放在 `x` 所在的设备上、用 `x` 的 dtype；然后重复 `steps` 次：
-    前向计算，均方误差，backward()，更新 w -= lr * dL/dw、b -= lr * dL/db。返回元组 (w, b, losses)：
+    前向传播，均方误差，backward()，更新 w -= lr * dL/dw、b -= lr * dL/db。返回元组 (w, b, losses)：
     w 和 b 是分离出来的张量（不需要梯度），losses 是形状为 (steps,) 的 float32 CPU 张量，装着每一步在更新之前的损失。
     `x` 和 `y` 保持不变。
     按过程评判：损失以及最终的 w 和 b 会与参考答案亲自走完同样这些步的结果逐步比较（误差不超过 1e-5）；
@@ -83,7 +83,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     one step's graph alive.
 
     Pitfall: model(x) has shape (N, 1) and `y` has shape (N,): the loss broadcasts them to (N, N), and
-    the model learns something else; and a list of loss tensors keeps every step's graph alive.
+    the model learns something else; and a list of loss tensors keeps every step's graph nodes alive
+    (small once backward() has freed their saved activations, but one more with every step).
     Example: fit_with_sgd(nn.Linear(2, 1), x, y, 0.2, 25) -> tensor of 25 falling losses
     Lesson (docs/lesson2.md): §6.3, §4.2
 
@@ -94,7 +95,8 @@ def fit_with_sgd(model: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, 
     按过程评判：损失以及模型最终的权重和偏置会与参考答案亲自走完同样这些步的结果逐步比较（误差不超过 1e-5）；
     走 10 步及以上的运行最终还要与最小二乘解相差不超过 0.001，损失每一步都下降，循环最多只保留一步的计算图。
     陷阱：model(x) 的形状是 (N, 1)，`y` 的形状是 (N,)：损失会把它们广播成 (N, N)，模型学到的就是别的东西了；
-    而由损失张量组成的列表会让每一步的计算图都一直活着。
+    而由损失张量组成的列表会让每一步的计算图节点都一直留在内存里（backward() 释放了它们保存的中间激活值之后它们不大，
+    但每一步都多一份）。
     示例：fit_with_sgd(nn.Linear(2, 1), x, y, 0.2, 25) -> 由 25 个不断下降的损失组成的张量
     讲义（docs/lesson2.zh.md）：§6.3、§4.2
     """

@@ -47,8 +47,8 @@ MESSAGES = {
         "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
         "zh": "{where}：你给出的是 {yours}，应当是普通的 torch.Tensor（不接受子类）",
     },
-    "aspect.length": {"en": "{where}: length {yours}, expected {expected}",
-                      "zh": "{where}：长度是 {yours}，应当是 {expected}"},
+    "aspect.length": {"en": "{where}: yours holds {yours} items, and should hold {expected}",
+                      "zh": "{where}：你的有 {yours} 项，应当有 {expected} 项"},
     "aspect.keys": {"en": "{where}: your keys are {yours}, expected {expected}",
                     "zh": "{where}：你的键是 {yours}，应当是 {expected}"},
     "aspect.shape": {"en": "{where}: shape {yours}, expected {expected}",
@@ -377,9 +377,13 @@ MESSAGES = {
         "zh": "查看详情：pytest {test_path} -k {function}",
     },
     "grade.unknown_selector": {
-        "en": "unknown kata or function '{selector}'{suggestion}. Valid katas: {katas}",
-        "zh": "未知的练习或函数 '{selector}'{suggestion}。可用的练习：{katas}",
+        "en": "unknown kata or function '{selector}'{suggestion}. Name a lesson, a kata (its number is enough: "
+              "python grade.py k05) or kata.function; the katas, lesson by lesson: {katas}",
+        "zh": "未知的练习或函数 '{selector}'{suggestion}。请写一课、一个练习（写编号就够了：python grade.py k05）"
+              "或 练习.函数；各课的练习：{katas}",
     },
+    "grade.kata_range": {"en": "{lesson}: {first} to {last}", "zh": "{lesson}：{first} 到 {last}"},
+    "grade.kata_one": {"en": "{lesson}: {first}", "zh": "{lesson}：{first}"},
     "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
     # --- added with the second lesson: the lesson (pack) each kata belongs to ----------------------
     "grade.lesson": {
@@ -387,6 +391,10 @@ MESSAGES = {
         "zh": "{lesson}{pack}：{title}（只评这一课：python grade.py {lesson}；讲义：{notes}）",
     },
     "grade.valid_lessons": {"en": "; lessons: {lessons}", "zh": "；可用的课：{lessons}"},
+    "grade.next_lesson_only": {
+        "en": "this lesson alone, and its next function first: python grade.py {lesson}",
+        "zh": "只评这一课，并从它的下一个函数开始：python grade.py {lesson}",
+    },
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
@@ -460,10 +468,13 @@ MESSAGES = {
         "en": "torch.backends.cudnn.benchmark after the call", "zh": "调用之后的 torch.backends.cudnn.benchmark",
     },
     # --- what the second lesson's probes observe ------------------------------------------------
-    "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向计算"},
-    "probe.encoder_runs": {"en": "how many forward passes the frozen encoder made", "zh": "冻结的编码器做了几次前向计算"},
+    "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向传播"},
+    "probe.encoder_runs": {
+        "en": "how many forward passes the encoder, which is not trained, made", "zh": "不参与训练的编码器做了几次前向传播",
+    },
     "probe.encoder_grads": {
-        "en": "whether any gradient reached the frozen encoder's parameters", "zh": "是否有梯度传到了冻结的编码器的参数上",
+        "en": "whether any gradient reached the parameters of the encoder, which is not trained",
+        "zh": "是否有梯度传到了不参与训练的编码器的参数上",
     },
     "probe.parameter_grads": {
         "en": "the model's parameters that hold a gradient after the call", "zh": "调用之后带有梯度的模型参数",
@@ -476,21 +487,21 @@ MESSAGES = {
         "en": "each parameter's requires_grad after the call", "zh": "调用之后每个参数的 requires_grad",
     },
     "probe.graphs_kept": {
-        "en": "the most steps' graphs your code kept alive at once (during the loop or after it)",
-        "zh": "你的代码同时留住的计算图最多有几步（循环中或循环结束后）",
+        "en": "how many steps' graphs your code kept alive at once, at most (during the loop or after it)",
+        "zh": "你的代码最多同时留住了几步的计算图（循环中或循环结束后）",
     },
     "probe.graph_during_validation": {
         "en": "whether autograd recorded during the validation pass (the model in evaluation mode)",
         "zh": "验证时（模型处于评估模式）自动求导是否在记录",
     },
     "probe.least_squares_fit": {
-        "en": "how far the parameters you reached are from the least-squares fit (the largest difference)",
-        "zh": "你得到的参数与最小二乘解相差多远（取最大的差）",
+        "en": "how far the parameters you reached are from the least-squares fit (counted at the parameter farthest from it)",
+        "zh": "你得到的参数离最小二乘解有多远（按离得最远的那个参数算）",
     },
     "probe.loss_falls": {"en": "whether your losses fall at every step", "zh": "你的损失是否每一步都下降"},
     "probe.first_loss": {
-        "en": "your first loss (the loss at the start w = 0, b = 0 is mean(y ** 2))",
-        "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失是 mean(y ** 2)）",
+        "en": "your first loss (the loss at the start, w = 0 and b = 0, is the mean of y ** 2)",
+        "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失就是 y ** 2 的平均值）",
     },
     # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
     "hint.no_more": {

@@ -81,7 +81,7 @@ def stepped_uphill(params, lr):
     return [(p + lr * p.grad).detach().requires_grad_() for p in params]
 
 
-@wrong("stepped", "requires_grad", "requires_grad_()")
+@wrong("stepped", "requires_grad", "flag off")
 def stepped_without_grad(params, lr):
     with torch.no_grad():
         return [p - lr * p.grad for p in params]

@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 # --- least_squares ----------------------------------------------------------------------------
 
 
-@wrong("least_squares", "column of ones", "bias")
+@wrong("least_squares", "through the origin", "bias")
 def least_squares_through_the_origin(x, y):
     w = torch.linalg.lstsq(x, y.unsqueeze(1)).solution.squeeze(1)
     return w, torch.zeros((), dtype=x.dtype, device=x.device)
@@ -53,7 +53,7 @@ def fit_uphill(x, y, lr, steps):
     return w.detach(), b.detach(), torch.tensor(losses)
 
 
-@wrong("fit_by_hand", "add up", "clear")
+@wrong("fit_by_hand", "add up", "still there")
 def fit_never_clearing(x, y, lr, steps):
     w, b = _zeros(x)
     losses = []
@@ -82,7 +82,7 @@ def fit_on_the_summed_loss(x, y, lr, steps):
     return w.detach(), b.detach(), torch.tensor(losses)
 
 
-@wrong("fit_by_hand", "graph", "loss.item()")
+@wrong("fit_by_hand", "graph", "stacked from loss tensors")
 def fit_keeping_loss_tensors(x, y, lr, steps):
     w, b = _zeros(x)
     losses = []
@@ -97,7 +97,7 @@ def fit_keeping_loss_tensors(x, y, lr, steps):
     return w.detach(), b.detach(), torch.stack(losses)
 
 
-@wrong("fit_by_hand", "detach()", "requires_grad")
+@wrong("fit_by_hand", "requires_grad", "leaves that require grad")
 def fit_returning_the_leaves(x, y, lr, steps):
     w, b = _zeros(x)
     losses = []
@@ -112,7 +112,7 @@ def fit_returning_the_leaves(x, y, lr, steps):
     return w, b, torch.tensor(losses)
 
 
-@wrong("fit_by_hand", "before", "update")
+@wrong("fit_by_hand", "recorded after", "update")
 def fit_recording_after_the_update(x, y, lr, steps):
     w, b = _zeros(x)
     losses = []
@@ -157,7 +157,7 @@ def fit_by_hand_written_gradient(x, y, lr, steps):
 # --- fit_with_sgd -----------------------------------------------------------------------------
 
 
-@wrong("fit_with_sgd", "(N, N)", "size-1 dimension")
+@wrong("fit_with_sgd", "(N, N)", "every prediction against every target")
 def sgd_on_broadcast_shapes(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -170,7 +170,7 @@ def sgd_on_broadcast_shapes(model, x, y, lr, steps):
     return torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "graph", "loss.item()")
+@wrong("fit_with_sgd", "graph", "list of loss tensors")
 def sgd_keeping_loss_tensors(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -183,7 +183,7 @@ def sgd_keeping_loss_tensors(model, x, y, lr, steps):
     return torch.stack(losses).detach()
 
 
-@wrong("fit_with_sgd", "zero_grad()", "every step")
+@wrong("fit_with_sgd", "not cleared", "every step")
 def sgd_never_clearing(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -357,7 +357,7 @@ def fit_by_hand_keeping_the_data_graph(x, y, lr, steps):
     return w, b, torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "stale .grad", "adds")
+@wrong("fit_with_sgd", "stale gradient", "adds")
 def sgd_clearing_after_the_step(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -370,7 +370,7 @@ def sgd_clearing_after_the_step(model, x, y, lr, steps):
     return torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "frozen", "requires_grad")
+@wrong("fit_with_sgd", "frozen", "require grad")
 def sgd_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
