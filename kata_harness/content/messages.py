@@ -319,6 +319,10 @@ MESSAGES = {
     },
     "watch.events": {"en": "file events", "zh": "文件事件"},
     "watch.polling": {"en": "polling", "zh": "轮询"},
+    "watch.moved_on": {
+        "en": "{done}: every function passes. Watching {kata} too now (save it to grade it again).",
+        "zh": "{done}：所有函数都已通过。现在也开始监视 {kata}（保存它就会重新评分）。",
+    },
     "watch.bye": {"en": "stopped watching. Your files are as you saved them.", "zh": "已停止监视。你的文件保持保存时的样子。"},
     "grade.score": {"en": "score", "zh": "得分"},
     "grade.next": {"en": "Next", "zh": "下一步"},
