@@ -62,3 +62,15 @@ def data_by_as_tensor(features, targets):
 def data_by_rows(features, targets):
     x = torch.stack([torch.tensor(row, dtype=torch.float32) for row in features])
     return x, torch.tensor([[float(t)] for t in targets])
+
+
+@wrong("regression_loss", "caller's model", "mode")
+def loss_in_training_mode(model, x, y):
+    model.train()                      # "the training loss": but the caller's model was in eval mode
+    return F.mse_loss(model(x).squeeze(1), y)
+
+
+@wrong("regression_loss", "caller's model", ".grad")
+def loss_clearing_the_gradients(model, x, y):
+    model.zero_grad()                  # "a clean start": the caller may be accumulating gradients
+    return F.mse_loss(model(x).squeeze(1), y)
