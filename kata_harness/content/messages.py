@@ -473,6 +473,10 @@ MESSAGES = {
     },
     # --- what the second lesson's probes observe ------------------------------------------------
     "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向传播"},
+    "probe.after_next_backward": {
+        "en": "the gradients you returned, after the caller's next backward() through the model",
+        "zh": "调用者再对模型做一次 backward() 之后，你返回的梯度",
+    },
     "probe.encoder_runs": {
         "en": "how many forward passes the encoder, which is not trained, made", "zh": "不参与训练的编码器做了几次前向传播",
     },
