@@ -142,7 +142,7 @@ def validate_clearing_after_the_step(model, batches, val_x, val_y, lr, epochs):
     return losses
 
 
-@wrong("fit_with_validation", "frozen", "do not require grad")
+@wrong("fit_with_validation", "frozen", "require grad")
 def validate_unfreezing_the_model(model, batches, val_x, val_y, lr, epochs):
     model.requires_grad_(True)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)

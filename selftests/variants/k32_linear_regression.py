@@ -370,7 +370,7 @@ def sgd_clearing_after_the_step(model, x, y, lr, steps):
     return torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "frozen", "does not require grad")
+@wrong("fit_with_sgd", "frozen", "require grad")
 def sgd_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
