@@ -102,7 +102,7 @@ MESSAGES = {
     },
     "aspect.procedure": {
         "en": "{where}: your run leaves the reference's run at step {step}: yours {yours}, expected {expected}",
-        "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的是 {yours}，应当是 {expected}",
+        "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的值为 {yours}，应当是 {expected}",
     },
     "aspect.device_mix": {
         "en": "{op} combined a tensor your code made on the default device (the CPU) with a tensor on the "
