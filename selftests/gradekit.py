@@ -12,9 +12,10 @@ import threading
 import time
 from pathlib import Path
 
+from kata_harness import api, commands
 from selftests.once import built_once
 from selftests.schema import schema_errors
-from selftests.warm import grade_here
+from selftests.warm import KEPT, environment, grade_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,6 +101,24 @@ def student_template(tmp_path_factory) -> Path:
         assert release_command.release(folder / "template", verified=False) == []
 
     return built_once(tmp_path_factory, "student-template", release) / "template"
+
+
+def graded_in(root: Path, *args: str, env: dict | None = None) -> api.Result:
+    """What ``root``'s own ``python grade.py ARGS`` grades, run from ``root`` (a student template, a
+    copy of the project), as a ``Result``: the run its command line settles for that tree
+    (``api.from_args(root=root)``: its curriculum, keys, manifest and solutions), graded in this
+    process on the kept children, which run its specs where they are this project's byte for byte
+    (its own children where they are not). ``.doc`` is its JSON document, ``.render()`` what it
+    prints. ``env``: variables to set (None removes one). Only ``grade``'s command line belongs here."""
+    here = Path.cwd()
+    with environment(env):
+        os.chdir(root)   # a relative --solutions names a folder of the tree, as from its grade.py
+        try:
+            parsed = commands.parse(list(args), time.monotonic())
+            assert parsed.name == "grade", parsed.name
+            return api.grade_submission(api.from_args(parsed.args, processes=KEPT, root=root))
+        finally:
+            os.chdir(here)
 
 
 def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
