@@ -191,7 +191,8 @@ def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan
     the record does not name is never graded, whatever the repository's tags and dates say."""
     assert plan.record is not None
     if owners := plan.record.clash(submission.name):
-        submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}"))
+        submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}")
+                                + f" ({plan.record.clash_lines(submission.name)})")
         return
     if not plan.record.of(submission.name):
         submission.notes.append(f"no submission in the record {plan.record.source}: not graded")

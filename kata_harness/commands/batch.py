@@ -6,6 +6,7 @@ distinct kata file graded once (its docstring tells how each submission is kept 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -79,7 +80,8 @@ def _term_plan(args) -> term.TermPlan:
     if args.record is None and args.at is not None and term.names_a_record(args.at):
         args.record, args.at = args.at, None
     plan = term.settle(at=args.at, record=args.record, roster_file=args.roster, extensions=args.extensions,
-                       late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out))
+                       late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out),
+                       folders=[e for e in os.listdir(args.directory) if not e.startswith(".")])  # noqa: PTH208
     if plan.record is not None:
         for problem in plan.record.problems[:20]:
             print(f"batch: {problem}", file=sys.stderr)

@@ -1,0 +1,113 @@
+"""Classic wrong answers and other correct idioms for k36_data_loaders."""
+
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, RandomSampler, Subset
+
+from selftests.variants import right, wrong
+
+# --- training_loader --------------------------------------------------------------------------
+
+
+@wrong("training_loader", "short last batch", "drops it")
+def keeps_the_short_batch(dataset, batch_size, seed):
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, generator=torch.Generator().manual_seed(seed))
+
+
+@wrong("training_loader", "same order every epoch", "once")
+def shuffled_once(dataset, batch_size, seed):
+    order = torch.randperm(len(dataset), generator=torch.Generator().manual_seed(seed)).tolist()
+    return DataLoader(Subset(dataset, order), batch_size=batch_size, drop_last=True)
+
+
+@wrong("training_loader", "torch.manual_seed", "global")
+def seeds_the_global_generator(dataset, batch_size, seed):
+    torch.manual_seed(seed)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+
+
+@wrong("training_loader", "global generator", "same seed")
+def no_generator_at_all(dataset, batch_size, seed):
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+
+
+@right("training_loader")
+def with_a_sampler_of_the_same_generator(dataset, batch_size, seed):
+    generator = torch.Generator()
+    generator.manual_seed(seed)
+    sampler = RandomSampler(dataset, generator=generator)
+    return DataLoader(dataset, batch_size, sampler=sampler, drop_last=True, generator=generator)
+
+
+@right("training_loader")
+def positional_arguments(dataset, batch_size, seed):
+    return DataLoader(dataset, batch_size, True, drop_last=True, generator=torch.Generator().manual_seed(seed))
+
+
+# --- evaluate_mse -----------------------------------------------------------------------------
+
+
+@wrong("evaluate_mse", "last batch", "full batch")
+def mean_of_batch_means(model, loader):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        losses = [F.mse_loss(model(x), y).item() for x, y in loader]
+    model.train(was_training)
+    return sum(losses) / len(losses)
+
+
+@wrong("evaluate_mse", "dropout", "evaluation mode")
+def evaluates_in_training_mode(model, loader):
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            total += F.mse_loss(model(x), y, reduction="sum").item()
+            count += y.numel()
+    return total / count
+
+
+@wrong("evaluate_mse", "mode", "back")
+def leaves_eval_mode_on(model, loader):
+    model.eval()
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            total += F.mse_loss(model(x), y, reduction="sum").item()
+            count += y.numel()
+    return total / count
+
+
+@wrong("evaluate_mse", "graph", "no_grad")
+def builds_graphs(model, loader):
+    was_training = model.training
+    model.eval()
+    total, count = 0.0, 0
+    for x, y in loader:
+        total += F.mse_loss(model(x), y, reduction="sum").item()
+        count += y.numel()
+    model.train(was_training)
+    return total / count
+
+
+@right("evaluate_mse")
+def weighted_batch_means(model, loader):
+    mode = model.training
+    model.train(False)
+    try:
+        with torch.inference_mode():
+            pairs = [(F.mse_loss(model(x), y).item(), y.numel()) for x, y in loader]
+    finally:
+        model.train(mode)
+    return sum(loss * n for loss, n in pairs) / sum(n for _, n in pairs)
+
+
+@right("evaluate_mse")
+def all_at_once(model, loader):
+    mode = model.training
+    model.eval()
+    with torch.no_grad():
+        predictions, targets = zip(*[(model(x), y) for x, y in loader])
+        error = F.mse_loss(torch.cat(predictions), torch.cat(targets)).item()
+    model.train(mode)
+    return float(error)
