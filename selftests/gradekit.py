@@ -72,6 +72,27 @@ def check_schema(doc: dict) -> None:
             assert (function["message"] == "") == (function["status"] == "passed")
 
 
+def check_classroom(result: dict, total: int | None = None) -> None:
+    """Assert that ``result`` is a well-formed document of the autograding reporter's format: one
+    test per point, each field as the reporter reads it, the status the tests' add up to.
+    ``total``: the fallback a failed grading writes (one error test out of that real maximum)."""
+    assert result["version"] == 1
+    assert result["status"] in ("pass", "fail", "error")
+    # One test per point; the fallback (grading failed) is one error test out of the real maximum.
+    assert isinstance(result["max_score"], int)
+    assert result["max_score"] == (total if total is not None else len(result["tests"]))
+    for test in result["tests"]:
+        assert set(test) == {"name", "status", "score", "message", "test_code", "filename", "line_no", "duration"}
+        assert test["status"] in ("pass", "fail", "error")
+        assert test["score"] == (1 if test["status"] == "pass" else 0)   # every test carries the same points
+        assert isinstance(test["message"], str) and len(test["message"]) <= 500
+        assert test["test_code"].startswith("python grade.py")
+        assert test["filename"].endswith(".py") and isinstance(test["line_no"], int) and test["line_no"] >= 1
+        assert isinstance(test["duration"], (int, float)) and test["duration"] >= 0
+    statuses = {t["status"] for t in result["tests"]}
+    assert result["status"] == ("fail" if "fail" in statuses else "error" if "error" in statuses else "pass")
+
+
 PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 

@@ -26,8 +26,7 @@ import time
 import pytest
 
 from kata_harness import api, commands
-from selftests.gradekit import ROOT, check_schema, graded_in, run, student_template
-from selftests.test_classroom import _validate_classroom
+from selftests.gradekit import ROOT, check_classroom, check_schema, graded_in, run, student_template
 from selftests.warm import KEPT, environment
 
 # The golden results name the learner's files as grade.py shows them on Linux and macOS.
@@ -75,7 +74,7 @@ def _graded(example: str) -> dict:
 
 def _check_golden(example: str, produced: dict) -> None:
     check_schema(json.loads(produced["json"]))
-    _validate_classroom(json.loads(produced["classroom"]))
+    check_classroom(json.loads(produced["classroom"]))
     for fmt, name in FORMATS.items():
         golden = EXAMPLES / example / name
         if UPDATE:
