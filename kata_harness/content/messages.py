@@ -29,8 +29,8 @@ MESSAGES = {
     "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},
     "where.grad": {"en": "the gradient of `{name}` after backward()", "zh": "backward() 之后 `{name}` 的梯度"},
     "where.after_input_write": {
-        "en": "the result after the input `{name}` was changed in place",
-        "zh": "输入 `{name}` 被原地修改之后的返回值",
+        "en": "the result{path} after the input `{name}` was changed in place",
+        "zh": "输入 `{name}` 被原地修改之后的返回值{path}",
     },
     "where.after_result_write": {
         "en": "the input `{name}` after your result was changed in place",
@@ -475,6 +475,14 @@ MESSAGES = {
     "probe.encoder_grads": {
         "en": "whether any gradient reached the parameters of the encoder, which is not trained",
         "zh": "是否有梯度传到了不参与训练的编码器的参数上",
+    },
+    "probe.after_next_backward": {
+        "en": "the gradients you returned, after the caller's next backward() through the model",
+        "zh": "调用者对模型再做一次 backward() 之后，你返回的梯度",
+    },
+    "probe.trainable_parameters": {
+        "en": "whether each parameter of your layer is a leaf that requires grad",
+        "zh": "你的层的每个参数是否都是需要梯度的叶子张量",
     },
     "probe.parameter_grads": {
         "en": "the model's parameters that hold a gradient after the call", "zh": "调用之后带有梯度的模型参数",
