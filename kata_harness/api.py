@@ -35,7 +35,7 @@ from .judging.hidden import HiddenCases
 from .judging.integrity import Integrity
 from .judging.judge import FUNCTION_TIMEOUT, Grading
 from .judging.verdicts import Status, Verdict
-from .layout import ROOT
+from .layout import LAYOUT, Layout
 from .outputs import render as rendering
 from .outputs.document import HowItRan, document
 from .outputs.text import integrity_text
@@ -43,13 +43,13 @@ from .records import Reason
 from .usage import UsageError
 
 DEADLINE = 600.0   # seconds within which grade.py prints a complete result (``--deadline``)
-LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed) -> the lane its jobs run on
+LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed[, project]) -> the lane its jobs run on
 
 
 @dataclass(frozen=True)
 class Processes:
-    """Where a run's code runs: ``lanes`` makes the learner's lane for a solutions folder
-    (``channel.learner_lane``: a zygote on Linux, a serial child elsewhere), ``referee`` the child
+    """Where a run's code runs: ``lanes`` makes the learner's lane for a solutions folder of a
+    project (``channel.learner_lane``: a zygote on Linux, a serial child elsewhere), ``referee`` the child
     that observes the reference for one job. grade.py starts fresh ones for every run; the
     self-tests pass factories of warm ones they keep for a whole test run."""
 
@@ -68,13 +68,15 @@ FROM_ENVIRONMENT = _FromEnvironment.SECRET
 
 @dataclass(frozen=True, kw_only=True)
 class GradingRun:
-    """One grading, settled: what is graded (``functions`` of ``katas``, from ``solutions``, shown
+    """One grading, settled: the tree it grades (``project``: its curriculum, kata specs, keys,
+    manifest and harness), what is graded (``functions`` of ``katas``, from ``solutions``, shown
     to the learner as ``shown``), in which language, against which source (``against``:
     ``reference`` or ``answer-key``), whether it counts (``official``, with the instructor's
     ``secret`` for the hidden cases), how learner code runs (``sandbox``), its time limits (per
     function; ``deadline``: seconds from ``started`` within which the whole result is printed, or
     None), the output format and Gradescope's visibility, and the ``processes`` it runs in."""
 
+    project: Layout
     katas: tuple[KataInfo, ...]
     functions: tuple[FunctionInfo, ...]
     solutions: Path
@@ -100,17 +102,18 @@ class GradingRun:
         """A fresh source of expected results for one grading (``against``; the live reference is
         observed by a child of ``processes.referee``)."""
         try:
-            return open_source(ROOT, self.against, official=self.official, referee=self.processes.referee)
+            return open_source(self.project.root, self.against, official=self.official, referee=self.processes.referee)
         except NoExpectations as missing:
             raise UsageError(message(str(missing), self.lang)) from None
 
     def lane(self, solutions: Path | None = None) -> channel.Lane:
-        """The learner's lane for ``solutions`` (default: this run's), sandboxed as the run is."""
-        return self.processes.lanes(solutions or self.solutions, sandboxed=self.sandboxed)
+        """The learner's lane for ``solutions`` (default: this run's), sandboxed as the run is, with
+        the run's project's kata specs."""
+        return self.processes.lanes(solutions or self.solutions, sandboxed=self.sandboxed, project=self.project)
 
     def hidden_cases(self, source: Source) -> HiddenCases:
         """This run's hidden cases (none in practice), given to ``source``."""
-        cases = hidden.prepare(self.secret, self.official, list(self.functions), source)
+        cases = hidden.prepare(self.secret, self.official, list(self.functions), source, root=self.project.root)
         cases.give_to(source)
         return cases
 
@@ -153,10 +156,10 @@ class Result:
         return rendering.render(self, output_format or self.run.output_format, colour=colour)
 
 
-def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[FunctionInfo]]:
-    """The curriculum and the functions ``selectors`` name (all when there are none); raises
+def select(selectors: Sequence[str], lang: str, project: Layout = LAYOUT) -> tuple[list[KataInfo], list[FunctionInfo]]:
+    """``project``'s curriculum and the functions ``selectors`` name (all when there are none); raises
     ``UsageError`` naming the selector and the valid katas when a selector names nothing."""
-    katas = load_curriculum()
+    katas = load_curriculum(project.curriculum)
     try:
         return katas, resolve(list(selectors), katas)
     except UnknownSelector as error:
@@ -180,13 +183,13 @@ def _lesson_range(lesson, katas: list[KataInfo], lang: str) -> str:
     return message("grade.kata_range", lang, lesson=name, first=first, last=last)
 
 
-def solutions_dir(name: str | Path) -> Path:
+def solutions_dir(name: str | Path, project: Layout = LAYOUT) -> Path:
     """``--solutions DIR``: a folder here (absolute, or relative to the current folder) when there
-    is one, else a folder of the project (``katas``, ``reference``) wherever grade.py runs from."""
+    is one, else a folder of ``project`` (``katas``, ``reference``) wherever grade.py runs from."""
     path = Path(name)
     if path.is_absolute() or (Path.cwd() / path).is_dir():
         return path.resolve()
-    return ROOT / path
+    return project.root / path
 
 
 def read_secret(secret_file: str | None, command: str = "grade.py") -> str | None:
@@ -202,25 +205,29 @@ def settle(selectors: Sequence[str] = (), *, solutions: str | Path = "katas", la
            against: str | None = None, secret: str | None | _FromEnvironment = FROM_ENVIRONMENT,
            secret_file: str | None = None, output_format: str = "text", sandboxed: bool | None = None,
            function_timeout: float | None = None, deadline: float | None = None, visibility: str = "visible",
-           processes: Processes | None = None, started: float | None = None, command: str = "grade.py") -> GradingRun:
-    """A ``GradingRun`` from keyword arguments, every choice made here: the language (``KATA_LANG``,
+           processes: Processes | None = None, started: float | None = None, command: str = "grade.py",
+           root: Path | None = None) -> GradingRun:
+    """A ``GradingRun`` from keyword arguments, every choice made here: the tree graded (``root``:
+    a project, a student template or a copy of one; default: the project this harness belongs to,
+    as grade.py grades the folder it sits in), the language (``KATA_LANG``,
     then the locale, by default), the solutions folder (it must exist), the secret (``secret_file``
     or ``KATA_SECRET`` by default; None: practice whatever the environment holds), whether the
     grade is official (a secret, or a format that records a grade), the source of expected results,
     and the sandbox (bubblewrap where it works, unless ``sandboxed=False``). Raises ``UsageError``."""
     lang = lang or default_language()
-    katas, functions = select(selectors, lang)
-    folder = solutions_dir(solutions)
+    project = LAYOUT if root is None else Layout(Path(root).resolve())
+    katas, functions = select(selectors, lang, project)
+    folder = solutions_dir(solutions, project)
     if not folder.is_dir():
         raise UsageError(message("error.no_file", lang, file=str(solutions)))
     if secret is FROM_ENVIRONMENT:
         secret = read_secret(secret_file, command)
     official = hidden.is_official(secret, output_format)
     try:
-        chosen = source_name(ROOT, against, official=official)
+        chosen = source_name(project.root, against, official=official)
     except NoExpectations as missing:
         raise UsageError(message(str(missing), lang)) from None
-    return GradingRun(katas=tuple(katas), functions=tuple(functions), solutions=folder,
+    return GradingRun(project=project, katas=tuple(katas), functions=tuple(functions), solutions=folder,
                       shown=str(solutions).rstrip("/"), lang=lang, against=chosen, official=official, secret=secret,
                       sandbox=sandbox.mode(sandboxed is not False), output_format=output_format, visibility=visibility,
                       function_timeout=function_timeout or FUNCTION_TIMEOUT, deadline=deadline,
@@ -228,15 +235,17 @@ def settle(selectors: Sequence[str] = (), *, solutions: str | Path = "katas", la
 
 
 def from_args(args, *, started: float | None = None, processes: Processes | None = None,
-              practice: bool = False) -> GradingRun:
+              practice: bool = False, root: Path | None = None) -> GradingRun:
     """A ``GradingRun`` from a parsed command line (grade's, watch's, check's or batch's options;
-    those a command lacks take their defaults). ``practice``: no secret is read (watch)."""
+    those a command lacks take their defaults) for the tree at ``root`` (default: this harness's
+    project). ``practice``: no secret is read (watch)."""
     return settle(getattr(args, "selectors", ()), solutions=getattr(args, "solutions", "katas"), lang=args.lang,
                   against=getattr(args, "against", None), secret=None if practice else FROM_ENVIRONMENT,
                   secret_file=getattr(args, "secret_file", None), output_format=getattr(args, "format", "text"),
                   sandboxed=not getattr(args, "no_sandbox", False), function_timeout=getattr(args, "timeout", None),
                   deadline=getattr(args, "deadline", None), visibility=getattr(args, "visibility", "visible"),
-                  processes=processes, started=started, command=f"grade.py {getattr(args, 'command', None) or 'grade'}")
+                  processes=processes, started=started, command=f"grade.py {getattr(args, 'command', None) or 'grade'}",
+                  root=root)
 
 
 def graded_again(grading: Grading, run: GradingRun, lane: channel.Lane, extras: dict | None) -> Grading:
@@ -267,12 +276,12 @@ def grade_submission(run: GradingRun) -> Result:
     cases = run.hidden_cases(source)
     if cases.error:   # official grading that cannot happen: 0 points, never a silent practice grade
         lane.stop()
-        checked = integrity.check(secret=run.secret)
+        checked = integrity.check(run.project.root, secret=run.secret)
         grading = Grading(verdicts={f.qualified: Verdict(Status.ERROR, reason=Reason(cases.error, {}))
                                     for f in run.functions})
     else:
         source.start(list(run.functions))   # the referee imports torch too, while the files are checked
-        checked = integrity.check(secret=run.secret)
+        checked = integrity.check(run.project.root, secret=run.secret)
         try:
             grading = judge.grade(list(run.functions), run.solutions, source, lane=lane, extras=cases.extras,
                                   function_timeout=run.function_timeout, deadline=run.time_left())

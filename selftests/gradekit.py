@@ -12,9 +12,10 @@ import threading
 import time
 from pathlib import Path
 
+from kata_harness import api, commands
 from selftests.once import built_once
 from selftests.schema import schema_errors
-from selftests.warm import grade_here
+from selftests.warm import KEPT, environment, grade_here
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,6 +72,27 @@ def check_schema(doc: dict) -> None:
             assert (function["message"] == "") == (function["status"] == "passed")
 
 
+def check_classroom(result: dict, total: int | None = None) -> None:
+    """Assert that ``result`` is a well-formed document of the autograding reporter's format: one
+    test per point, each field as the reporter reads it, the status the tests' add up to.
+    ``total``: the fallback a failed grading writes (one error test out of that real maximum)."""
+    assert result["version"] == 1
+    assert result["status"] in ("pass", "fail", "error")
+    # One test per point; the fallback (grading failed) is one error test out of the real maximum.
+    assert isinstance(result["max_score"], int)
+    assert result["max_score"] == (total if total is not None else len(result["tests"]))
+    for test in result["tests"]:
+        assert set(test) == {"name", "status", "score", "message", "test_code", "filename", "line_no", "duration"}
+        assert test["status"] in ("pass", "fail", "error")
+        assert test["score"] == (1 if test["status"] == "pass" else 0)   # every test carries the same points
+        assert isinstance(test["message"], str) and len(test["message"]) <= 500
+        assert test["test_code"].startswith("python grade.py")
+        assert test["filename"].endswith(".py") and isinstance(test["line_no"], int) and test["line_no"] >= 1
+        assert isinstance(test["duration"], (int, float)) and test["duration"] >= 0
+    statuses = {t["status"] for t in result["tests"]}
+    assert result["status"] == ("fail" if "fail" in statuses else "error" if "error" in statuses else "pass")
+
+
 PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 
@@ -100,6 +122,24 @@ def student_template(tmp_path_factory) -> Path:
         assert release_command.release(folder / "template", verified=False) == []
 
     return built_once(tmp_path_factory, "student-template", release) / "template"
+
+
+def graded_in(root: Path, *args: str, env: dict | None = None) -> api.Result:
+    """What ``root``'s own ``python grade.py ARGS`` grades, run from ``root`` (a student template, a
+    copy of the project), as a ``Result``: the run its command line settles for that tree
+    (``api.from_args(root=root)``: its curriculum, keys, manifest and solutions), graded in this
+    process on the kept children, which run its specs where they are this project's byte for byte
+    (its own children where they are not). ``.doc`` is its JSON document, ``.render()`` what it
+    prints. ``env``: variables to set (None removes one). Only ``grade``'s command line belongs here."""
+    here = Path.cwd()
+    with environment(env):
+        os.chdir(root)   # a relative --solutions names a folder of the tree, as from its grade.py
+        try:
+            parsed = commands.parse(list(args), time.monotonic())
+            assert parsed.name == "grade", parsed.name
+            return api.grade_submission(api.from_args(parsed.args, processes=KEPT, root=root))
+        finally:
+            os.chdir(here)
 
 
 def run_in(root: Path, *args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:

@@ -19,8 +19,9 @@ TORCH_AT_TOP = ("kata_harness.spec", "kata_harness.observation.")
 # What grade.py's parent imports whatever the command (through the parser and the judge): it must
 # never import torch, nor anything that does at module level.
 # (``check`` is the exception: it reads the kata specs, which are torch code, to lint the curriculum.)
-PARENT = ("kata_harness.commands", "kata_harness.commands.grade", "kata_harness.batch.engine",
-          "kata_harness.commands.watch", "kata_harness.platforms.release", "kata_harness.commands.hint",
+PARENT = ("kata_harness.commands", "kata_harness.commands.grade", "kata_harness.commands.batch",
+          "kata_harness.batch.engine", "kata_harness.commands.watch", "kata_harness.commands.release",
+          "kata_harness.platforms.release", "kata_harness.commands.hint",
           "kata_harness.commands.reset", "kata_harness.commands.freeze", "kata_harness.judging.judge",
           "kata_harness.outputs.render", "kata_harness.isolation.channel")
 

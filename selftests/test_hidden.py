@@ -30,7 +30,7 @@ from kata_harness.judging.judge import verdict_for
 from kata_harness.layout import Layout
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices
 from kata_harness.spec import Case, Function, array, randn, tensor, transposed
-from selftests.gradekit import ROOT
+from selftests.gradekit import ROOT, graded_in
 from selftests.once import built_once
 from selftests.variants import load_all
 
@@ -59,10 +59,15 @@ def _grade_py(root: Path, *args: str, secret: str | None = None, sandbox: bool =
                           cwd=root, timeout=timeout, env=_environment(secret, sandbox))
 
 
+def _graded(root: Path, *args: str, secret: str | None = None, sandbox: bool = True):
+    """``root``'s own ``grade.py ARGS`` with ``_environment``'s variables, graded in this process
+    on the kept children (``gradekit.graded_in``): the run ``root``'s grade.py would settle."""
+    return graded_in(root, *args, env={"KATA_SECRET": secret, "KATA_SANDBOX": None if sandbox else "none"})
+
+
 def _json(root: Path, *args: str, **options) -> dict:
-    done = _grade_py(root, *args, **options)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+    """The document ``root``'s ``grade.py ARGS`` prints (a --format that prints JSON)."""
+    return json.loads(_graded(root, *args, **options).render())
 
 
 def _points(classroom: dict) -> tuple[int, int]:
@@ -153,7 +158,7 @@ def test_key_lookup_earns_full_practice_marks_and_no_official_marks(instructor, 
     not_run = hidden.read_header(project)["checks"]
     assert practice["score"] == K01_POINTS
     assert practice["hidden_checks_not_run"] == sum(n for name, n in not_run.items() if name.startswith("k01_")) > 0
-    text = _grade_py(project, "k01", *handed_in, sandbox=False).stdout
+    text = _graded(project, "k01", *handed_in, sandbox=False).render()
     assert f"{practice['hidden_checks_not_run']} more checks run only in official grading" in text
 
     official = _json(project, "k01", *handed_in, "--format", "classroom", secret=SECRET, sandbox=False)

@@ -1,7 +1,6 @@
 """grade.py release: a student template without reference solutions, checked, with integrity."""
 
 import ast
-import json
 import re
 import shutil
 import subprocess
@@ -10,7 +9,7 @@ import sys
 import pytest
 
 from kata_harness.layout import Layout
-from selftests.gradekit import ROOT, run, student_template
+from selftests.gradekit import ROOT, graded_in, run, student_template
 
 WHITESPACE = re.compile(r"\s+")
 
@@ -22,10 +21,8 @@ def template(tmp_path_factory):
 
 
 def _grade(root, *args):
-    done = subprocess.run([sys.executable, str(root / "grade.py"), "--format", "json", *args],
-                          capture_output=True, text=True, cwd=root, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    """``root``'s own ``grade.py --format json ARGS``'s document, graded in this process (``graded_in``)."""
+    return graded_in(root, "--format", "json", *args).doc
 
 
 def _reference_bodies():
@@ -85,11 +82,11 @@ def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
         handle.write("\n# made easier\n")
     (copy / "tests" / "conftest.py").write_text("")
     (copy / "curriculum" / "k12_joining.toml").unlink()
-    doc = _grade(copy, "k01")
-    assert doc["integrity"]["ok"] is False
-    assert sorted(doc["integrity"]["modified"]) == ["curriculum/k12_joining.toml", "tests/conftest.py",
-                                                    "tests/test_k15_bmi.py"]
-    text = subprocess.run([sys.executable, "grade.py", "k01"], capture_output=True, text=True, cwd=copy).stdout
+    result = graded_in(copy, "k01", "--lang", "en")
+    assert result.doc["integrity"]["ok"] is False
+    assert sorted(result.doc["integrity"]["modified"]) == ["curriculum/k12_joining.toml", "tests/conftest.py",
+                                                           "tests/test_k15_bmi.py"]
+    text = result.render()
     assert "tests/test_k15_bmi.py (changed)" in text and "tests/conftest.py (added)" in text
     assert "curriculum/k12_joining.toml (removed)" in text and "git checkout -- curriculum tests" in text
 

@@ -16,6 +16,8 @@ it leaves, the user a child runs as) is tested with ``gradekit.run``.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 import os
 import subprocess
@@ -26,7 +28,7 @@ from pathlib import Path
 
 from kata_harness import api, commands
 from kata_harness.isolation import channel
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT, Layout
 
 _KEPT_SANDBOXED = 4    # sandboxed zygotes kept at once (one per solutions folder it shows)
 
@@ -78,10 +80,35 @@ _LANES: dict[Path | None, KeptLane] = {}   # the sandboxed lane of each folder; 
 _REFEREE: channel.Zygote | None = None
 
 
-def learner_lane(solutions: Path, *, sandboxed: bool) -> KeptLane:
+def _specs_digest(project: Layout) -> str:
+    """What a lane's children run of a project: its harness and its kata specs, as one digest."""
+    digest = hashlib.sha256()
+    for folder in (project.harness, project.tests):
+        for path in sorted(folder.rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                digest.update(path.relative_to(project.root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _runs_these_specs(project: Layout) -> bool:
+    """Whether ``project`` (a student template, a copy of the project) runs this harness and these
+    kata specs byte for byte, so that its children would do exactly what the kept ones do."""
+    return project.root.resolve() == ROOT or _specs_digest(project) == _own_digest()
+
+
+@functools.cache
+def _own_digest() -> str:
+    return _specs_digest(LAYOUT)
+
+
+def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) -> KeptLane | channel.Lane:
     """A kept lane for ``solutions``, as ``channel.learner_lane`` gives the grade command: one
     unsandboxed zygote serves every folder (each job names its own), a sandboxed one shows only
-    the folder it was started for, so there is one per folder (the latest few)."""
+    the folder it was started for, so there is one per folder (the latest few). A template or a
+    copy of the project that runs these specs shares them; one whose harness or specs differ
+    (changed on purpose) gets a lane of its own children, as its grade.py would."""
+    if not _runs_these_specs(project):
+        return channel.learner_lane(solutions, sandboxed=sandboxed, project=project)
     folder = Path(solutions).resolve() if sandboxed else None
     if folder not in _LANES:
         if folder is not None and sum(key is not None for key in _LANES) >= _KEPT_SANDBOXED:

@@ -219,7 +219,7 @@ def _grading(root: Path, functions: list, key, problems: list, processes: Proces
     against that and against the answer key, the stubs against that."""
 
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
-    lanes = {folder: processes.lanes(root / folder, sandboxed=boxed) for folder in ("reference", "katas")}
+    lanes = {folder: processes.lanes(root / folder, sandboxed=boxed, project=Layout(root)) for folder in ("reference", "katas")}
     try:
         for lane in lanes.values():
             lane.start()   # they import torch while the referee observes (the slow part, done once)

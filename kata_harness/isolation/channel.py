@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Protocol, cast
 
-from ..layout import ROOT
+from ..layout import LAYOUT, Layout
 from . import processes, sandbox
 from .protocol import OUTPUT_MARK_PATTERN, Event, Kind, cancel_order, parse_event, read_line
 
@@ -82,19 +82,21 @@ class Child:
     ``zygote``: a warm process that forks a fresh child per job (see ``Zygote``).
     ``serial``: a warm process that runs jobs one after another while it stays clean (see ``SerialChild``).
     Without ``zygote`` or ``serial`` it runs one job and ends.
+    ``project``: the tree whose harness and kata specs the child runs (default: this harness's own).
     """
 
     def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), warm: bool = False,
-                 zygote: bool = False, serial: bool = False):
+                 zygote: bool = False, serial: bool = False, project: Layout = LAYOUT):
         flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
             (["--serial"] if serial else []) + (["--sandboxed"] if sandboxed else [])
         # A learner zygote's jobs run in a memory cgroup of their own, where one can be made here.
         self.memory = sandbox.JobMemory.make() if zygote and solutions else None
         if self.memory is not None:
             flags += ["--job-memory", sandbox.JOB_MEMORY_INSIDE if sandboxed else str(self.memory.folder)]
-        command = [sys.executable, "-c", CHILD_CODE, str(ROOT), *flags]
+        root = project.root.resolve()
+        command = [sys.executable, "-c", CHILD_CODE, str(root), *flags]
         if sandboxed:
-            command = sandbox.command([Path(s) for s in solutions], memory=self.memory) + command
+            command = sandbox.command([Path(s) for s in solutions], project, memory=self.memory) + command
         # The instructor's secret never reaches a process that runs solutions.
         environment = processes.fork_friendly({k: v for k, v in os.environ.items() if k != "KATA_SECRET"})
         options = processes.popen_options()
@@ -102,7 +104,7 @@ class Child:
             options.update(processes.learner_user_options(environment))
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, cwd=ROOT, env=environment, **options)
+                                            stderr=subprocess.PIPE, cwd=root, env=environment, **options)
         except BaseException:
             if self.memory is not None:
                 self.memory.remove()
@@ -251,11 +253,12 @@ class Lane(Protocol):
         """Stop whatever still runs."""
 
 
-def learner_lane(solutions: Path, *, sandboxed: bool) -> Lane:
-    """The lane that runs learner jobs on ``solutions`` on this system."""
+def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) -> Lane:
+    """The lane that runs learner jobs on ``solutions`` on this system, with ``project``'s harness
+    and kata specs (the tree being graded)."""
     if can_fork():
-        return Zygote(sandboxed=sandboxed, solutions=(solutions,))
-    return SerialChild(sandboxed=sandboxed, solutions=(solutions,))
+        return Zygote(sandboxed=sandboxed, solutions=(solutions,), project=project)
+    return SerialChild(sandboxed=sandboxed, solutions=(solutions,), project=project)
 
 
 class _OneProcessLane:
@@ -265,8 +268,8 @@ class _OneProcessLane:
 
     _CHILD: dict = {}    # the options of the Child this lane keeps
 
-    def __init__(self, *, sandboxed: bool = False, solutions: tuple = ()):
-        self.sandboxed, self.solutions = sandboxed, tuple(solutions)
+    def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), project: Layout = LAYOUT):
+        self.sandboxed, self.solutions, self.project = sandboxed, tuple(solutions), project
         self.process: Child | None = None
         self.submitted = 0     # jobs sent to the current process
         self.deaths = 0        # jobs whose process died under them (not stopped by the parent)
@@ -277,7 +280,7 @@ class _OneProcessLane:
         if self.process is None or not self.process.alive() or getattr(self.process, "retiring", False):
             if self.process is not None:
                 self.process.stop()
-            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, **self._CHILD)
+            self.process = Child(sandboxed=self.sandboxed, solutions=self.solutions, project=self.project, **self._CHILD)
             self.submitted = 0
 
     def submit(self, job: dict) -> GradingChild:

@@ -36,7 +36,7 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 
-from ..layout import LAYOUT, ROOT
+from ..layout import Layout
 from . import processes
 
 
@@ -101,11 +101,11 @@ def _base_arguments() -> list[str]:
     return args
 
 
-def _python_folders() -> list[str]:
-    """The interpreter's installation and every folder its imports may come from, outside the project."""
+def _python_folders(project: Path) -> list[str]:
+    """The interpreter's installation and every folder its imports may come from, outside ``project``."""
     folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(sys.executable).resolve().parent)}
     folders.update(p for p in sys.path if p and Path(p).is_dir())
-    root = str(ROOT)
+    root = str(project.resolve())
     chosen: list[str] = []
     for folder in sorted(str(Path(f).resolve()) for f in folders):
         inside_project = folder == root or folder.startswith(root + os.sep)
@@ -146,13 +146,13 @@ def gpu_bound() -> bool:
     return bool(_gpu_devices())
 
 
-def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMemory | None = None) -> list[str]:
-    """The bubblewrap command line that runs what follows it in the sandbox: the harness and the
-    kata specs of ``tests_dir`` readable, the ``solutions`` folders read-only, nothing else of the
+def command(solutions: list[Path], project: Layout, memory: JobMemory | None = None) -> list[str]:
+    """The bubblewrap command line that runs what follows it in the sandbox: ``project``'s harness
+    and kata specs readable, the ``solutions`` folders read-only, nothing else of the
     project; with ``memory``, the two files of that cgroup a zygote needs, at ``JOB_MEMORY_INSIDE``
     (moving a job into it, and reading how often the kernel stopped one: nothing that changes a limit)."""
     args = [shutil.which("bwrap") or "bwrap", *_base_arguments()]
-    for folder in _python_folders():
+    for folder in _python_folders(project.root):
         args += ["--ro-bind", folder, folder]
     for path in (sys.prefix, str(Path(sys.executable).parent)):
         # Reached through a link (a linked .venv): bind the real folder where the link points from. (abspath,
@@ -160,9 +160,9 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMe
         real, named = str(Path(path).resolve()), os.path.abspath(path)  # noqa: PTH100
         if real != named:
             args += ["--ro-bind", real, named]
-    package = LAYOUT.harness.resolve()
+    package = project.harness.resolve()
     args += ["--ro-bind", str(package), str(package)]
-    for spec in sorted(Path(tests_dir).glob("test_*.py")):
+    for spec in sorted(project.tests.resolve().glob("test_*.py")):
         args += ["--ro-bind", str(spec), str(spec)]
     for solution in solutions:
         args += ["--ro-bind", str(solution), str(solution)]
@@ -178,7 +178,7 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMe
         if name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES", "GLIBC_TUNABLES"):
             args += ["--setenv", name, value]
     # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
-    args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(ROOT)]
+    args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(project.root.resolve())]
     # torch's lazy imports create a compile cache folder they never write to here: name one that exists.
     args += ["--setenv", "TORCHINDUCTOR_CACHE_DIR", "/tmp"]
     return args + ["--"]
