@@ -484,10 +484,6 @@ MESSAGES = {
         "en": "whether any gradient reached the parameters of the encoder, which is not trained",
         "zh": "是否有梯度传到了不参与训练的编码器的参数上",
     },
-    "probe.after_next_backward": {
-        "en": "the gradients you returned, after the caller's next backward() through the model",
-        "zh": "调用者对模型再做一次 backward() 之后，你返回的梯度",
-    },
     "probe.trainable_parameters": {
         "en": "whether each parameter of your layer is a leaf that requires grad",
         "zh": "你的层的每个参数是否都是需要梯度的叶子张量",
