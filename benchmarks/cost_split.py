@@ -11,22 +11,26 @@ and its children from ``resource.getrusage``, is what counts; wall time is shown
    and the full ``grade.py`` of every lesson, each with ``--solutions reference`` against the live
    reference. The grades run with ``KATA_SANDBOX=none``: a sandboxed child is killed, not waited
    for, so its CPU time would not be counted (the sandbox itself costs milliseconds).
-2. *One kata job, taken apart*: this process warms up as a zygote does (torch and its lazy parts
-   loaded), then, for every kata, forks a fresh child per job, as the zygote does, which times each
-   step the job and the parent do for that kata: loading its spec and the reference module (the
+2. *One kata job, taken apart*: this process warms up as a zygote does (started with its
+   environment, glibc's huge pages included; torch and its lazy parts loaded with the garbage
+   collector off, the kata specs loaded, the heap frozen), then, for every kata, forks a fresh
+   child per job, as the zygote does, which times each step the job and the parent do for that
+   kata: taking its spec (loaded by the zygote) and loading the reference module (the
    per-kata fixed cost, with the curriculum file the parent reads for it), observing every case
    (``observe_devices``: the call, describe, every aspect's record), encoding the events as JSON
    lines, and the parent's side: decoding them (``protocol.parse_event``) and comparing every case
    (``verdicts.judge``, expected against itself, so every aspect runs to the end). A bare fork and
    exit is timed beside it. Medians over ``--runs`` passes.
 
-A live-reference grade observes every case twice (the learner's child and the referee's), a grade
-against the answer key once: the work column counts one observation.
+A grade observes every case once where the answer key stands in for the live reference (it holds
+exactly what the referee would send: ``AnswerKey.standing_in``), twice where a referee observes
+the reference beside the learner's child: the work column counts one observation.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -40,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kata_harness.content.curriculum import load_curriculum, load_kata  # noqa: E402
-from kata_harness.isolation import child, protocol  # noqa: E402
+from kata_harness.isolation import child, processes, protocol  # noqa: E402
 from kata_harness.judging import answer_key, verdicts  # noqa: E402
 from kata_harness.layout import LAYOUT  # noqa: E402
 
@@ -54,9 +58,26 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+_OWN_TUNABLES = "COST_SPLIT_GLIBC_TUNABLES"   # the glibc tunables this ran with before it started again as a zygote
+
+
+def _start_as_a_zygote_does() -> None:
+    """Run again with the environment a zygote starts with (glibc's huge pages), so that its forks
+    cost what the zygote's do; the commands it times get the environment it was given."""
+    environment = processes.fork_friendly(dict(os.environ))
+    if environment != dict(os.environ):
+        environment[_OWN_TUNABLES] = os.environ.get("GLIBC_TUNABLES", "")
+        os.execve(sys.executable, [sys.executable, *sys.argv], environment)
+
+
 def measured(command: list[str]) -> tuple[float, float]:
     """(CPU seconds of the command and all it waited for, wall seconds) of one run."""
     environment = {**os.environ, "KATA_SANDBOX": "none"}
+    if _OWN_TUNABLES in environment:
+        given = environment.pop(_OWN_TUNABLES)
+        environment.pop("GLIBC_TUNABLES")
+        if given:
+            environment["GLIBC_TUNABLES"] = given
     cpu, started = _children_cpu(), time.perf_counter()
     subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env=environment)
     return _children_cpu() - cpu, time.perf_counter() - started
@@ -72,7 +93,7 @@ def _job_steps(kata: str) -> dict:
     load_kata(LAYOUT.curriculum / f"{kata}.toml")
     steps["curriculum"] = clock() - started
     started = clock()
-    spec = local.load_kata_spec(kata)
+    spec = child._SPECS.get(kata) or local.load_kata_spec(kata)
     module = local.load_module(LAYOUT.reference / f"{kata}.py")
     steps["load"] = clock() - started
     for function in spec.functions:
@@ -133,7 +154,10 @@ def whole_commands(runs: int, lessons: list[str]) -> dict:
 def job_split(runs: int, katas: list[str]) -> dict:
     """Median CPU seconds of each step, per kata, over ``runs`` passes (after one to warm up)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in the children
+    gc.disable()   # prepared as a zygote prepares (child.main): no collection, the heap frozen
     child.observing().warm_up()
+    child.prepare_to_fork()
+    gc.enable()
     passes = []
     for number in range(runs + 1):
         this = {kata: in_fork(kata) for kata in katas}
@@ -149,6 +173,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only-jobs", action="store_true", help="part 2 only (no whole commands)")
     args = parser.parse_args()
+    _start_as_a_zygote_does()
     katas = load_curriculum()
     lessons = sorted({kata.lesson.name for kata in katas})
     started = time.process_time()

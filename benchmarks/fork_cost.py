@@ -3,8 +3,9 @@ the same job run in one process.
 
     python benchmarks/fork_cost.py [--rounds 5]
 
-A zygote is prepared as batch prepares its own (torch imported and warmed up, the kata specs
-loaded, its heap collected and frozen). Each job observes one kata's functions, with the reference
+A zygote is prepared as batch prepares its own (started with the same environment, glibc's huge
+pages included; torch imported and warmed up with the garbage collector off, the kata specs
+loaded, its heap frozen). Each job observes one kata's functions, with the reference
 solutions graded as a learner's would be. Per job, side by side (the three kinds alternate, so the
 machine's noise falls on all of them alike):
 
@@ -25,6 +26,7 @@ that a job writes (a reference count, the C heap's bookkeeping) is copied for it
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import resource
@@ -94,21 +96,31 @@ def _serve_in_process(jobs: list[dict], orders, answers) -> None:
         os.write(answers, f"{time.process_time() - started:.9f}".encode().ljust(32))
 
 
+def _start_as_a_zygote_does() -> None:
+    """Run again with the environment a zygote starts with (one thread for torch, glibc's huge pages)."""
+    os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in batch's sandbox
+    environment = processes.fork_friendly(dict(os.environ))
+    if environment != dict(os.environ):
+        os.execve(sys.executable, [sys.executable, *sys.argv], environment)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5, help="passes over the katas (after one to warm up)")
     args = parser.parse_args()
     if not hasattr(os, "fork") or not Path("/proc/self/smaps_rollup").exists():
         sys.exit("this benchmark needs Linux (fork and /proc)")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in batch's sandbox
+    _start_as_a_zygote_does()
     memory = sandbox.JobMemory.make()   # before the namespaces: the grader makes it, outside them
     own_namespaces = processes.enter_zygote_namespaces()
+    gc.disable()   # as a zygote imports (see child.main)
     child.observing()   # torch, after the checks above
 
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
              "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
     child.observing().warm_up()
     child.prepare_to_fork()
+    gc.enable()
     cgroup = sandbox.JobCgroup(str(memory.folder)) if memory else None
     forks = processes.JobForks(own_namespaces)
     isolation = (forks, cgroup, processes.settings())

@@ -1,6 +1,6 @@
 """How much a full grade costs over the bare import floor, measured side by side.
 
-    python benchmarks/grade_speed.py [--runs 5]
+    python benchmarks/grade_speed.py [--runs 5] [--compare OTHER_CHECKOUT]
 
 Runs, alternately, in one session (machines are noisy: only ratios from one run mean anything):
 
@@ -8,14 +8,22 @@ Runs, alternately, in one session (machines are noisy: only ratios from one run 
 - lazy floor:   the same plus `import torch._dynamo`: what torch itself loads on the first use of
                 an optimizer (torch.optim imports it in Optimizer.step and zero_grad). No process
                 that runs the optimizer katas can finish sooner.
-- reference:    python grade.py --solutions reference --format json (live reference, sandboxed)
+- reference:    python grade.py --solutions reference --format json (every lesson, against the
+                reference: sandboxed, as a learner runs it)
+- stubs:        python grade.py --format json (the stubs of every lesson, against the reference)
 - template:     the reference's solutions graded in a released student template (answer key)
 - one kata:     python grade.py k01 in that template
+- with ``--compare``, reference and stubs again in another checkout (the version before a change)
 
-and reports the median of each and its ratio to both floors.
+and reports the median wall time of each and its ratio to both floors, and for the floors,
+reference and stubs also the median CPU time (user and system of the whole process tree, from a
+run of its own beside each: unsandboxed, since a sandboxed child is killed, not waited for, and
+its CPU time would go uncounted), which a machine shared with other work changes far less.
 """
 
 import argparse
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,6 +44,15 @@ def timed(command, cwd: Path) -> float:
     return time.perf_counter() - started
 
 
+def cpu_of(command, cwd: Path) -> float:
+    """CPU seconds (user and system) of one run of ``command`` and every process it waited for,
+    learner code unsandboxed (see the module's docstring)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, env={**os.environ, "KATA_SANDBOX": "none"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
 def template_with_reference(folder: Path) -> Path:
     """A released student template whose katas/ hold the reference solutions."""
     template = folder / "template"
@@ -49,27 +66,43 @@ def template_with_reference(folder: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--compare", type=Path, default=None, metavar="OTHER_CHECKOUT")
     args = parser.parse_args()
+    reference = [sys.executable, "grade.py", "--solutions", "reference", "--format", "json"]
+    stubs = [sys.executable, "grade.py", "--format", "json"]
     with tempfile.TemporaryDirectory() as folder:
         template = template_with_reference(Path(folder))
         first_kata = sorted(p.stem for p in (ROOT / "katas").glob("k*.py"))[0].split("_")[0]
         commands = {
             "floor": (FLOOR, ROOT),
             "lazy floor": (LAZY_FLOOR, ROOT),
-            "reference": ([sys.executable, "grade.py", "--solutions", "reference", "--format", "json"], ROOT),
+            "reference": (reference, ROOT),
+            "stubs": (stubs, ROOT),
             "template": ([sys.executable, "grade.py", "--format", "json"], template),
             f"one kata ({first_kata})": ([sys.executable, "grade.py", first_kata, "--format", "json"], template),
         }
+        if args.compare:
+            commands.update({"other reference": (reference, args.compare.resolve()),
+                             "other stubs": (stubs, args.compare.resolve())})
+        with_cpu = [name for name in commands if "floor" in name or "reference" in name or "stubs" in name]
         for command, cwd in commands.values():   # warm the file cache once
             timed(command, cwd)
-        times = {name: [] for name in commands}
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in with_cpu}
         for _ in range(args.runs):
             for name, (command, cwd) in commands.items():
                 times[name].append(timed(command, cwd))
+                if name in with_cpu:
+                    cpus[name].append(cpu_of(command, cwd))
     medians = {name: statistics.median(values) for name, values in times.items()}
+    cpu = {name: statistics.median(values) for name, values in cpus.items()}
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
     for name, values in times.items():
-        print(f"{name:<16} median {medians[name]:5.2f} s  ({', '.join(f'{t:.2f}' for t in values)})"
-              f"  {medians[name] / medians['floor']:.2f}x floor  {medians[name] / medians['lazy floor']:.2f}x lazy floor")
+        line = (f"{name:<16} median {medians[name]:5.2f} s  ({', '.join(f'{t:.2f}' for t in values)})"
+                f"  {medians[name] / medians['floor']:.2f}x floor  {medians[name] / medians['lazy floor']:.2f}x lazy floor")
+        if name in cpu:
+            line += f"; CPU {cpu[name]:5.2f} s, {cpu[name] / cpu['lazy floor']:.2f}x the lazy floor's"
+        print(line)
 
 
 if __name__ == "__main__":

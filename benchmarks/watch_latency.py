@@ -1,11 +1,13 @@
 """Watch mode's save-to-verdict latency against a cold `python grade.py KATA`, side by side.
 
-    python benchmarks/watch_latency.py [--kata k01] [--saves 7] [--pause 3]
+    python benchmarks/watch_latency.py [--kata k01_creation,k30_optimizers] [--saves 7] [--pause 3]
+                                       [--compare OTHER_CHECKOUT]
 
 Starts `grade.py watch KATA` on a scratch copy of the stubs, then saves the kata file
 alternately as the reference and as the stub, and measures the time from each save to the
 summary line (`score X/Y`) that ends every re-grade. Then times cold runs of
-`python grade.py KATA` on the same folder. Reports the medians and their ratio.
+`python grade.py KATA` on the same folder. Reports the medians and their ratio. With
+``--compare``, another checkout's watch runs beside this one's, their saves alternating.
 """
 
 import argparse
@@ -35,43 +37,58 @@ def _wait_for(lines: queue.Queue, prefix: str, timeout: float = 120) -> float:
             return at
 
 
+def _watcher(project: Path, kata: str, scratch: Path):
+    """A ``grade.py watch KATA`` of ``project`` on a scratch copy of its stubs, once it watches:
+    (process, its lines, the kata file, [reference text, stub text], its command)."""
+    solutions = scratch / "katas"
+    shutil.copytree(project / "katas", solutions)
+    target = solutions / f"{kata}.py"
+    versions = [(project / "reference" / target.name).read_text(), (project / "katas" / target.name).read_text()]
+    command = [sys.executable, str(project / "grade.py"), "watch", kata, "--solutions", str(solutions), "--lang", "en"]
+    process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, text=True, bufsize=1)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_lines, args=(process, lines), daemon=True).start()
+    _wait_for(lines, "watching")
+    return process, lines, target, versions, command
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kata", default="k01_creation")
-    parser.add_argument("--saves", type=int, default=7)
+    parser.add_argument("--kata", default="k01_creation", help="the kata saved (several: comma-separated, in turn)")
+    parser.add_argument("--saves", type=int, default=7, help="saves per kata and checkout")
     parser.add_argument("--pause", type=float, default=3.0, help="seconds between a verdict and the next save")
+    parser.add_argument("--compare", type=Path, default=None, metavar="OTHER_CHECKOUT",
+                        help="also watch in another checkout, its saves alternating with this one's")
     args = parser.parse_args()
+    projects = {"this": ROOT, **({"other": args.compare.resolve()} if args.compare else {})}
+    katas = args.kata.split(",")
+    latencies: dict[tuple[str, str], list[float]] = {}
+    cold: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        solutions = Path(scratch) / "katas"
-        shutil.copytree(ROOT / "katas", solutions)
-        target = solutions / f"{args.kata}.py"
-        versions = [(ROOT / "reference" / target.name).read_text(), (ROOT / "katas" / target.name).read_text()]
-        command = [sys.executable, str(ROOT / "grade.py"), "watch", args.kata, "--solutions", str(solutions),
-                   "--lang", "en"]
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, bufsize=1)
-        lines: queue.Queue = queue.Queue()
-        threading.Thread(target=_lines, args=(process, lines), daemon=True).start()
-        _wait_for(lines, "watching")
-        latencies = []
-        for number in range(args.saves):
-            time.sleep(args.pause)   # a person reads the verdict
-            while not lines.empty():   # a save can be seen as two changes: drop the second's lines
-                lines.get_nowait()
-            saved = time.perf_counter()
-            target.write_text(versions[number % 2])
-            latencies.append(_wait_for(lines, "score ") - saved)
-        process.terminate()
-        process.wait(timeout=10)
-        cold = []
-        for _ in range(max(3, args.saves // 2)):
-            started = time.perf_counter()
-            subprocess.run(command[:2] + [args.kata, "--solutions", str(solutions)], cwd=ROOT, check=True,
-                           stdout=subprocess.DEVNULL)
-            cold.append(time.perf_counter() - started)
-    warm, slow = statistics.median(latencies), statistics.median(cold)
-    print(f"watch, save to verdict: median {warm:.3f} s  ({', '.join(f'{t:.3f}' for t in latencies)})")
-    print(f"cold grade.py {args.kata}: median {slow:.3f} s  ({', '.join(f'{t:.3f}' for t in cold)})")
-    print(f"watch is {slow / warm:.1f}x faster")
+        for kata in katas:
+            watchers = {name: _watcher(project, kata, Path(scratch) / f"{name}-{kata}")
+                        for name, project in projects.items()}
+            for number in range(args.saves):
+                for name, (_, lines, target, versions, _) in watchers.items():
+                    time.sleep(args.pause)   # a person reads the verdict
+                    while not lines.empty():   # a save can be seen as two changes: drop the second's lines
+                        lines.get_nowait()
+                    saved = time.perf_counter()
+                    target.write_text(versions[number % 2])
+                    latencies.setdefault((name, kata), []).append(_wait_for(lines, "score ") - saved)
+            for process, *_ in watchers.values():
+                process.terminate()
+                process.wait(timeout=10)
+            for _ in range(max(3, args.saves // 2)):
+                for name, (_, _, target, _, command) in watchers.items():
+                    started = time.perf_counter()
+                    subprocess.run(command[:2] + [kata, "--solutions", str(target.parent)], cwd=projects[name],
+                                   check=True, stdout=subprocess.DEVNULL)
+                    cold.setdefault((name, kata), []).append(time.perf_counter() - started)
+    for (name, kata), values in latencies.items():
+        warm, slow = statistics.median(values), statistics.median(cold[(name, kata)])
+        print(f"{name:>5} {kata}: watch, save to verdict: median {warm:.3f} s ({', '.join(f'{t:.3f}' for t in values)}); "
+              f"cold grade.py {kata}: median {slow:.3f} s; watch is {slow / warm:.1f}x faster")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
 from .judging import hidden, integrity, judge
-from .judging.expectations import NoExpectations, Source, open_source, source_name
+from .judging.expectations import NoExpectations, Recorded, Source, open_source, source_name
 from .judging.hidden import HiddenCases
 from .judging.integrity import Integrity
 from .judging.judge import FUNCTION_TIMEOUT, Grading
@@ -160,13 +160,24 @@ def select(selectors: Sequence[str], lang: str) -> tuple[list[KataInfo], list[Fu
     try:
         return katas, resolve(list(selectors), katas)
     except UnknownSelector as error:
-        names = ", ".join(k.name for k in katas)
         meant = closest_selector(error.selector, katas)
         suggestion = message("grade.did_you_mean", lang, name=meant) if meant else ""
-        lessons = ", ".join(f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
-                            for lesson in lessons_of(katas))
+        lessons = ("，" if lang == "zh" else ", ").join(
+            _lesson_range(lesson, [k for k in katas if k.lesson == lesson], lang) for lesson in lessons_of(katas))
         raise UsageError(message("grade.unknown_selector", lang, selector=error.selector, suggestion=suggestion,
-                                 katas=names) + message("grade.valid_lessons", lang, lessons=lessons)) from None
+                                 katas=lessons)) from None
+
+
+def _lesson_range(lesson, katas: list[KataInfo], lang: str) -> str:
+    """``lesson2 (autograd): k22 to k32``: a lesson and its katas by their first and last numbers, so
+    that a typo's answer is one short line however many katas there are."""
+    name = f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
+    if not katas:
+        return name
+    first, last = katas[0].number, katas[-1].number
+    if first == last:
+        return message("grade.kata_one", lang, lesson=name, first=first)
+    return message("grade.kata_range", lang, lesson=name, first=first, last=last)
 
 
 def solutions_dir(name: str | Path) -> Path:
@@ -228,6 +239,23 @@ def from_args(args, *, started: float | None = None, processes: Processes | None
                   processes=processes, started=started, command=f"grade.py {getattr(args, 'command', None) or 'grade'}")
 
 
+def graded_again(grading: Grading, run: GradingRun, lane: channel.Lane, extras: dict | None) -> Grading:
+    """``grading`` with every kata whose job lost its zygote under it (killed from outside: nothing
+    the kata did) graded again on a fresh one, at most ``judge.ZYGOTE_RETRIES`` times, as batch
+    does, against what the first grading expected (no second referee). A kata whose own code ends
+    its process is no such kata: that is charged, once."""
+    for _ in range(judge.ZYGOTE_RETRIES):
+        again = [f for f in run.functions if f.kata in grading.orphaned and f.qualified in grading.expected]
+        if not again:
+            break
+        expected = Recorded({f.qualified: grading.expected[f.qualified] for f in again}, name=run.against)
+        retry = judge.grade(again, run.solutions, expected, lane=lane, extras=extras,
+                            function_timeout=run.function_timeout, deadline=run.time_left())
+        grading = dataclasses.replace(grading, verdicts={**grading.verdicts, **retry.verdicts},
+                                      durations={**grading.durations, **retry.durations}, orphaned=retry.orphaned)
+    return grading
+
+
 def grade_submission(run: GradingRun) -> Result:
     """Grade ``run`` and return its ``Result``: a verdict for every function whatever the learner
     code does, the JSON document, and every format's printout."""
@@ -248,6 +276,7 @@ def grade_submission(run: GradingRun) -> Result:
         try:
             grading = judge.grade(list(run.functions), run.solutions, source, lane=lane, extras=cases.extras,
                                   function_timeout=run.function_timeout, deadline=run.time_left())
+            grading = graded_again(grading, run, lane, cases.extras)
         finally:
             source.stop()
             lane.stop()

@@ -47,7 +47,7 @@ def freeze_(model: nn.Module) -> None:
     原地冻结 `model`：之后它的参数都不需要梯度，backward() 和优化器都不会再动它们。参数保持原来的数值，
     模型保持原来的 train/eval 模式。返回 None。
     陷阱：`model.requires_grad = False` 只是给模块设了一个普通属性（没有哪个参数发生变化），
-    而 `model.eval()` 切换的是 dropout 和 batch-norm，而不是梯度。
+    而 `model.eval()` 切换的是 dropout 和 批归一化，而不是梯度。
     示例：freeze_(layer); [p.requires_grad for p in layer.parameters()] -> [False, False]
     讲义（docs/lesson2.zh.md）：§3.4
     """

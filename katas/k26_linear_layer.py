@@ -1,4 +1,4 @@
-"""k26_linear_layer: nn.Linear by hand / 亲手实现 nn.Linear
+"""k26_linear_layer: nn.Linear by hand / 从零实现 nn.Linear
 
 Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k26` (score) or `pytest tests/test_k26_linear_layer.py` (details).

@@ -20,8 +20,9 @@ def train_epoch(model: nn.Module, batches: list, lr: float) -> float:
     measured before its step, as a Python float. At any time the loop keeps at most one batch's graph
     alive.
 
-    Pitfall: `total += loss` adds the loss TENSOR: `total` then holds every batch's graph, and all the
-    activations they saved, until the epoch ends, so memory grows with every batch.
+    Pitfall: `total += loss` adds the loss TENSOR: `total` then requires grad and keeps every batch's
+    graph nodes alive until the epoch ends, one more with every batch (each backward() has freed the
+    activations they saved; a loop with no backward() would keep those too).
     Example: train_epoch(nn.Linear(3, 1), [(x1, y1), (x2, y2)], 0.1) -> e.g. 0.87
     Lesson (docs/lesson2.md): §4.3
 
@@ -29,8 +30,8 @@ def train_epoch(model: nn.Module, batches: list, lr: float) -> float:
     本意是用 torch.optim.SGD），原地更新 `model`（各批次保持不变）。
     返回各批次损失（每个都在它那一步更新之前测得）的平均值，并且是 Python float。
     在任何时刻，循环最多只保留一个批次的计算图。
-    陷阱：`total += loss` 累加的是损失“张量”：于是 `total` 会留住每个批次的计算图以及它们保存的所有中间激活值，
-    直到 epoch 结束，内存随着每个批次不断增长。
+    陷阱：`total += loss` 累加的是损失“张量”：于是 `total` 变成需要梯度的张量，并把每个批次的计算图节点一直留到
+    epoch 结束，每个批次多一份（每次 backward() 都已释放了它们保存的中间激活值；没有 backward() 的循环连这些也会留住）。
     示例：train_epoch(nn.Linear(3, 1), [(x1, y1), (x2, y2)], 0.1) -> 例如 0.87
     讲义（docs/lesson2.zh.md）：§4.3
     """

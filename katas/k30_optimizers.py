@@ -17,7 +17,8 @@ def train_steps(model: nn.Module, optimizer: torch.optim.Optimizer, x: torch.Ten
     """Take `steps` full-batch steps of the GIVEN `optimizer` (already built over `model`'s parameters: it
     may be SGD with momentum, or Adam) on the mean-squared-error loss of model(x) against `y`. Return
     each step's loss, measured before its step, as a list of Python floats. `model` and the optimizer's
-    state are updated in place, as a training function's are; `x` and `y` are left unchanged.
+    state are updated in place, as a training function's are (parameters the caller froze stay as
+    they are); `x` and `y` are left unchanged.
 
     Pitfall: zero_grad() in the wrong place: between backward() and step() it wipes the gradients the
     step was about to use, and nothing moves; once before the loop, the gradients add up.
@@ -27,7 +28,7 @@ def train_steps(model: nn.Module, optimizer: torch.optim.Optimizer, x: torch.Ten
 
     用“给定的” `optimizer`（已经作用于 `model` 的参数：它可能是带动量的 SGD，也可能是 Adam），以 model(x) 对 `y`
     的均方误差为损失，在整批数据上做 `steps` 步。返回每一步在更新之前测得的损失，组成 Python float 列表。
-    和训练函数一样，`model` 和优化器的状态被原地更新；`x` 和 `y` 保持不变。
+    和训练函数一样，`model` 和优化器的状态被原地更新（调用者冻结的参数保持原样）；`x` 和 `y` 保持不变。
     陷阱：zero_grad() 放错了位置：放在 backward() 和 step() 之间，会把这一步正要用的梯度清掉，参数根本不动；
     只在循环之前调用一次，梯度就会不断累加。
     示例：train_steps(model, torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9), x, y, 3)

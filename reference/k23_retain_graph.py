@@ -15,7 +15,7 @@ def two_loss_grads(model: nn.Linear, x: torch.Tensor) -> tuple:
 
 
 def fit_head(encoder: nn.Module, head: nn.Linear, x: torch.Tensor, y: torch.Tensor, lr: float, steps: int) -> list:
-    """``steps`` plain SGD steps on head alone, on features the frozen encoder computes once."""
+    """``steps`` plain SGD steps on head alone, on features the encoder, not trained, computes once."""
     with torch.no_grad():
         features = encoder(x)
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)

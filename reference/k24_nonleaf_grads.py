@@ -5,8 +5,9 @@ from torch import nn
 
 
 def hidden_grad(model: nn.Sequential, x: torch.Tensor) -> torch.Tensor:
-    """d model(x).sum() / dh for the first layer's output h = model[0](x)."""
+    """d model(x).sum() / dh for the first layer's output h = model[0](x), whether or not model[0] is frozen."""
     hidden = model[0](x)
+    hidden.requires_grad_()   # tracked even where the caller froze model[0] (then h is a leaf of its own)
     hidden.retain_grad()
     out = hidden
     for layer in list(model)[1:]:

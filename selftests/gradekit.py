@@ -95,7 +95,7 @@ def student_template(tmp_path_factory) -> Path:
     and the modules that read this template grade it themselves. Tests copy it before they change
     anything."""
     def release(folder: Path) -> None:
-        from kata_harness.commands import release as release_command
+        from kata_harness.platforms import release as release_command
 
         assert release_command.release(folder / "template", verified=False) == []
 

@@ -19,8 +19,8 @@ TORCH_AT_TOP = ("kata_harness.spec", "kata_harness.observation.")
 # What grade.py's parent imports whatever the command (through the parser and the judge): it must
 # never import torch, nor anything that does at module level.
 # (``check`` is the exception: it reads the kata specs, which are torch code, to lint the curriculum.)
-PARENT = ("kata_harness.commands", "kata_harness.commands.grade", "kata_harness.commands.batch",
-          "kata_harness.commands.watch", "kata_harness.commands.release", "kata_harness.commands.hint",
+PARENT = ("kata_harness.commands", "kata_harness.commands.grade", "kata_harness.batch.engine",
+          "kata_harness.commands.watch", "kata_harness.platforms.release", "kata_harness.commands.hint",
           "kata_harness.commands.reset", "kata_harness.commands.freeze", "kata_harness.judging.judge",
           "kata_harness.outputs.render", "kata_harness.isolation.channel")
 
@@ -248,6 +248,16 @@ def test_every_import_is_one_the_table_of_rooms_allows():
             if problem:
                 wrong.append(f"{where}: {problem}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_workflow_step_stands_alone():
+    """The practice workflow's grading step runs where grade.py cannot (no torch, an old Python): it
+    imports nothing of the harness, even inside a function."""
+    name = "kata_harness.platforms.classroom_step"
+    modules = _modules()
+    harness = [f"{line}: {target}" for target, _, line, _ in _imports(name, modules[name])
+               if target.split(".")[0] == "kata_harness" or target.startswith(".")]
+    assert not harness, "classroom_step imports the harness:\n" + "\n".join(harness)
 
 
 # The modules on either side of the parent-child protocol: they speak its vocabulary, never spell it.

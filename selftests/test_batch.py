@@ -335,7 +335,7 @@ def test_an_unreadable_katas_folder_is_a_note(tmp_path, monkeypatch):
     """As a normal user, a katas/ of mode 000 cannot be listed (root can, so the refusal is simulated)."""
     import os
 
-    from kata_harness.commands import batch
+    from kata_harness.batch import engine as batch
 
     subs = tmp_path / "submissions"
     shutil.copytree(ROOT / "reference", subs / "closed" / "katas")
@@ -453,7 +453,7 @@ def _small_class(folder: Path) -> None:
 def _graded_one_by_one(subs: Path, functions: list, table: dict, sandboxed: bool) -> list[dict]:
     """The rows of grading each submission alone, as batch did before kata files were graded
     apart: all of one submission's files staged together, its katas queued at once."""
-    from kata_harness.commands import batch
+    from kata_harness.batch import engine as batch
     from kata_harness.judging.expectations import Recorded
     from kata_harness.judging.judge import grade
 
@@ -477,7 +477,7 @@ def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(
     that was interrupted is never reused), beside a hang that replaces the zygote."""
     import hashlib
 
-    from kata_harness.commands import batch
+    from kata_harness.batch import engine as batch
     from kata_harness.judging.expectations import LiveReference
 
     graded: list[tuple[str, str | None]] = []   # (kata, digest of its file) of every kata job batch ran
@@ -527,7 +527,7 @@ def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupte
     """Batch stages each kata file alone and grades the same bytes for the same kata once per run;
     a grading that was interrupted (here a stand-in for a crash) is not reused: each submission
     holding that file is graded again."""
-    from kata_harness.commands import batch
+    from kata_harness.batch import engine as batch
     from kata_harness.judging.judge import Grading
     from kata_harness.judging.verdicts import Status, Verdict
 
@@ -562,7 +562,7 @@ def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupte
 def test_the_cache_of_a_large_class_is_read(tmp_path):
     """Each function's details make a class's cache large (about 16 MiB for 1,000 submissions):
     it must still be read, or every rerun would grade the whole class again."""
-    from kata_harness.commands import batch
+    from kata_harness.batch import engine as batch
     from selftests.classes import synthetic_gradebook
 
     out = tmp_path / "gradebook.json"
@@ -578,7 +578,7 @@ def test_the_cache_of_a_large_class_is_read(tmp_path):
 def test_the_cache_survives_a_last_bit_of_the_reference_and_not_a_changed_value():
     """A solver's last bit may differ between two runs of the reference (k32's least squares did):
     the cache's state is the same; a value that changed is a new state."""
-    from kata_harness.commands.batch import state_digest
+    from kata_harness.batch.engine import state_digest
 
     def table(value):
         return {"k32_linear_regression.least_squares": {"cases": [{"values": [value, -2.0]}]}}

@@ -53,8 +53,8 @@ def _step(step_id=None, uses=None):
 
 
 def _classroom_step():
-    """kata_harness/classroom_step.py, loaded from its file (it is a standalone script)."""
-    spec = importlib.util.spec_from_file_location("classroom_step", ROOT / "kata_harness" / "classroom_step.py")
+    """kata_harness/platforms/classroom_step.py, loaded from its file (it is a standalone script)."""
+    spec = importlib.util.spec_from_file_location("classroom_step", ROOT / "kata_harness" / "platforms" / "classroom_step.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -229,7 +229,7 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
 @pytest.mark.e2e
 def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades_the_answer_key(template):
     assert (template / ".github" / "workflows" / "classroom.yml").read_text() == WORKFLOW.read_text()
-    assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "classroom_step.py").read_text()
+    assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "platforms" / "classroom_step.py").read_text()
     devcontainer = json.loads((template / ".devcontainer" / "devcontainer.json").read_text())
     version = re.fullmatch(r"mcr\.microsoft\.com/devcontainers/python:(\d+)\.(\d+)", devcontainer["image"])
     assert version and (int(version[1]), int(version[2])) >= _classroom_step().MIN_PYTHON
@@ -332,7 +332,7 @@ def test_the_real_maximum_is_read_with_and_without_tomllib(monkeypatch):
 
 def test_the_step_needs_no_new_python_itself():
     """It explains a wrong Python, so it must run on one: its syntax is Python 3.7's."""
-    ast.parse((ROOT / "kata_harness" / "classroom_step.py").read_text(encoding="utf-8"), feature_version=(3, 7))
+    ast.parse((ROOT / "kata_harness" / "platforms" / "classroom_step.py").read_text(encoding="utf-8"), feature_version=(3, 7))
     wanted = re.search(r'requires-python\s*=\s*">=(\d+)\.(\d+)"', (ROOT / "pyproject.toml").read_text())
     assert (int(wanted.group(1)), int(wanted.group(2))) == _classroom_step().MIN_PYTHON
 

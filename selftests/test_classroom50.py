@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.commands.release import CLASSROOM50_PACKED_LIMIT, classroom50_environment
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation.sandbox import available
+from kata_harness.platforms.release import CLASSROOM50_PACKED_LIMIT, classroom50_environment
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 

@@ -299,7 +299,7 @@ def test_a_release_that_refuses_leaves_no_half_written_folder(tmp_path):
 def test_a_release_whose_check_fails_leaves_no_folder_and_keeps_the_old_one(tmp_path, monkeypatch):
     """The template is written beside its target and takes its place only once checked: when the
     check fails, nothing of it stays, and a folder replaced with --force is still as it was."""
-    from kata_harness.commands import release
+    from kata_harness.platforms import release
 
     monkeypatch.setattr(release, "verify", lambda out, secret=None: ["planted problem"])
     out = tmp_path / "template"

@@ -10,12 +10,14 @@ import os
 import shutil
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
 
-from kata_harness.commands import batch, repository
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import repository
 from selftests.gradekit import ROOT
 
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="needs git"),
@@ -160,3 +162,59 @@ def test_the_view_holds_no_configuration_of_the_repository(tmp_path):
         listed = view.git("config", "--list").decode()
     assert "kata-never-run" not in config + listed and "remote." not in listed and "include" not in listed
     assert "protocol.allow=never" in listed
+
+
+# --- every object git gives is checked against its name (issue: trust, round 4, item 2) -------------
+
+def _forged(repo: Path, name: str, kind: str, content: bytes) -> None:
+    """Store ``content`` as the loose object ``name`` (a ``kind``), in place of what that name holds."""
+    path = repo / ".git" / "objects" / name[:2] / name[2:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        path.chmod(0o644)   # git writes loose objects read-only
+    path.write_bytes(zlib.compress(f"{kind} {len(content)}\0".encode() + content))
+
+
+def _stubs_then_solutions(folder: Path, *init: str) -> tuple[str, str]:
+    """A repository whose commit tagged ``TAG`` holds the stubs and whose next commit (made after the
+    deadline) the reference's files: (the stubs' commit, the solutions')."""
+    folder.mkdir(parents=True)
+    _git(folder, "init", "-q", "-b", "main", *init)
+    shutil.copytree(ROOT / "katas", folder / "katas")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-qm", "stubs")
+    _git(folder, "tag", TAG)
+    stubs = _git(folder, "rev-parse", "HEAD").stdout.decode().strip()
+    shutil.copytree(ROOT / "reference", folder / "katas", dirs_exist_ok=True)
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-qm", "solutions, late")
+    return stubs, _git(folder, "rev-parse", "HEAD").stdout.decode().strip()
+
+
+@pytest.mark.parametrize(("forged", "object_format"), [("blob", "sha1"), ("tree", "sha1"), ("commit", "sha1"),
+                                                       ("blob", "sha256")])
+def test_an_object_stored_under_another_objects_name_is_refused(forged, object_format, tmp_path):
+    """The stubs' commit is the submission (its tag, or the record, names it); after the deadline
+    the student stores the solutions' blob (or tree, or commit) under the name of the stubs' own.
+    Ordinary git reads the stubs' commit as the solutions (it does not check what a loose object
+    holds against its name); the grader hashes every object it reads and refuses the submission."""
+    subs = tmp_path / "download"
+    mallory = subs / "mallory"
+    stubs, solutions = _stubs_then_solutions(mallory, f"--object-format={object_format}")
+    path = {"blob": ":katas/k01_creation.py", "tree": ":katas", "commit": ""}[forged]
+    honest = _read(subs, "mallory")   # before: the stubs, as committed
+    assert honest.files and honest.files["k01_creation.py"] == (ROOT / "katas" / "k01_creation.py").read_bytes()
+    victim = _git(mallory, "rev-parse", stubs + path).stdout.decode().strip()
+    content = _git(mallory, "cat-file", forged, solutions + path).stdout
+    _forged(mallory, victim, forged, content)
+    shown = _git(mallory, "show", f"{TAG}:katas/k01_creation.py").stdout   # the primitive, with ordinary git
+    assert shown == (ROOT / "reference" / "k01_creation.py").read_bytes()
+
+    _refused(_read(subs, "mallory"), f"object {victim[:12]} ({forged})", "does not hold what its name says")
+    point = repository.recorded(mallory, stubs, "the record's submission") if forged != "commit" else None
+    if point is not None:   # with the record naming the stubs' commit: the same refusal
+        with pytest.raises(repository.GitError, match="does not hold what its name says"):
+            repository.kata_files(mallory, point, KATAS, 1 << 20)
+    else:
+        with pytest.raises(repository.GitError, match="does not hold what its name says"):
+            repository.recorded(mallory, stubs, "the record's submission")

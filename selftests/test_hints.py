@@ -232,6 +232,8 @@ LEVEL_THREE_BLANKS = {
     "k25_detach.freeze_": ["requires_grad_"],
     "k27_loss_shapes.as_regression_data": ["-1, 1"],
     "k29_gradient_step.stepped": ["detach"],
+    "k30_optimizers.adam_fit": ["zero_grad"],
+    "k30_optimizers.clipped_step": ["zero_grad"],
     "k30_optimizers.train_steps": ["zero_grad"],
     "k31_train_eval.fit_with_validation": ["train"],
 }
@@ -463,3 +465,88 @@ def test_a_hint_names_its_sections_as_each_language_writes_them(capsys):
         assert hint.run(argparse.Namespace(function=info.qualified, level=1, lang=lang), started=0.0) == 0
         header = capsys.readouterr().out.splitlines()[0]
         assert header.endswith(f"（{joined}）" if lang == "zh" else f" ({joined})"), header
+
+
+# --- the fix stays in the hints: a first failure names no API that its hint 1 does not -------------
+# Quoted error messages are the learner's own output, not advice, and are left out.
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+# Code in a text: a dotted path (`torch.no_grad`, `x.detach`, `.item`), a call (`backward(`), a keyword
+# (`retain_graph=`) or a snake_case name (`zero_grad`, `set_to_none`).
+_CODE = re.compile(r"(?:\b\w+)?(?:\.\w+)+\(?|\b\w+\(|\b\w+=|\b[A-Za-z]+_\w+\b")
+
+
+def api_names(text: str) -> set[str]:
+    """The names of code a text mentions (of two letters or more): `x.detach().clone()` gives {detach, clone}."""
+    names = set()
+    for token in _CODE.findall(_QUOTED.sub(" ", text)):
+        names.update(part for part in re.split(r"[.(=]", token)
+                     if len(part) > 1 and re.fullmatch(r"[A-Za-z_]\w*", part))
+    return names
+
+
+def _contract_names(info: FunctionInfo) -> set[str]:
+    """What the learner read before any failure: the stub's docstring (its contract and its pitfall),
+    its parameters and the function's title."""
+    path = ROOT / "katas" / f"{info.kata}.py"
+    function = next((node for node in ast.parse(path.read_text(encoding="utf-8")).body
+                     if isinstance(node, ast.FunctionDef) and node.name == info.name), None)
+    if function is None:
+        return api_names(info.title["en"])
+    return api_names(ast.get_docstring(function) or "") | {arg.arg for arg in function.args.args} \
+        | api_names(info.title["en"])
+
+
+def fix_before_hint_one(info: FunctionInfo) -> list[str]:
+    """Where a failure's text names an API that neither the hint 1 shown with it nor the contract
+    names: the fix given before the first rung."""
+    known = _contract_names(info)
+    found = []
+    for key, text in info.pitfalls.items():
+        hint = info.pitfall_hints.get(key) or (info.hints[0] if info.hints else dict.fromkeys(LANGUAGES, ""))
+        for lang in LANGUAGES:
+            extra = api_names(text[lang]) - api_names(hint[lang]) - known
+            if extra:
+                found.append(f"{info.qualified} pitfalls.{key} ({lang}) names {sorted(extra)} before its hint 1")
+    return found
+
+
+# Katas whose texts were written before this rule and still name an API before hint 1; each must still
+# do so (a kata that is fixed leaves the list), and no other kata may.
+NOT_YET_IN_ORDER = {
+    "k01_creation", "k02_creation_traps", "k03_dtypes", "k04_promotion", "k05_devices", "k06_clone_view",
+    "k07_indexing", "k08_dimensions", "k09_contiguity", "k10_reshape", "k11_broadcasting", "k12_joining",
+    "k13_numpy_bridge", "k14_numpy_strides", "k15_bmi", "k16_leaves", "k17_inplace_autograd",
+    "k18_grad_accumulation", "k19_inference", "k20_reproducibility", "k21_determinism", "k33_modules",
+}
+
+
+def test_api_names_are_read_off_code_not_prose():
+    assert api_names('Call x.detach().clone(), then zero_grad(); "Trying to backward" is the error') \
+        == {"detach", "clone", "zero_grad"}
+    assert api_names("backward(gradient=ones) and retain_graph=True") == {"backward", "gradient", "retain_graph"}
+    assert api_names("The loss is a mean, not a sum.") == set()
+
+
+def test_a_failure_that_names_the_fix_before_hint_one_is_caught():
+    told = FunctionInfo(kata="k22_backward", name="derivative", title={"en": "D", "zh": "导"}, points=1,
+                        section="§2.2", pitfalls={"raises": {"en": "Call y.sum().backward() instead.",
+                                                             "zh": "请改用 y.sum().backward()。"}},
+                        hints=[{"en": "Is y a scalar?", "zh": "y 是标量吗？"}, {"en": "2", "zh": "二"}, {"en": "3", "zh": "三"}])
+    assert [leak for leak in fix_before_hint_one(told) if "['sum']" in leak] and len(fix_before_hint_one(told)) == 2
+    asked = FunctionInfo(kata="k22_backward", name="derivative", title={"en": "D", "zh": "导"}, points=1,
+                         section="§2.2", pitfalls=told.pitfalls, hints=told.hints,
+                         pitfall_hints={"raises": {"en": "What does y.sum() give?", "zh": "y.sum() 给出什么？"}})
+    assert fix_before_hint_one(asked) == []
+
+
+def test_a_first_failure_names_no_api_that_its_hint_one_does_not():
+    """Every kata of every lesson: the failure says what went wrong and why; the first API of the fix
+    comes with hint 1 at the earliest (hint 2 names the API, hint 3 gives the code)."""
+    by_kata: dict = {}
+    for info in INFO.values():
+        by_kata.setdefault(info.kata, []).extend(fix_before_hint_one(info))
+    leaks = [leak for kata, found in by_kata.items() if kata not in NOT_YET_IN_ORDER for leak in found]
+    assert not leaks, "\n".join(leaks)
+    fixed = sorted(kata for kata in NOT_YET_IN_ORDER if kata in by_kata and not by_kata[kata])
+    assert not fixed, f"now in order, take them off NOT_YET_IN_ORDER: {fixed}"
+    assert {info.kata for info in INFO.values() if info.lesson.name == "lesson2"}.isdisjoint(NOT_YET_IN_ORDER)

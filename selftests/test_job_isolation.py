@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.commands import batch
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import processes, sandbox
 from kata_harness.judging import expectations

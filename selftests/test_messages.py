@@ -124,3 +124,12 @@ def test_the_closing_line_fits_what_was_graded(selected, closing):
                         "message": "", "differed": "", "pitfall": "", "hint": ""} for f in kata.functions]} for kata in chosen]}
     text = text_report.text(doc, KATAS, lang="en")
     assert MESSAGES[f"grade.{closing}"]["en"] in text
+
+
+def test_a_measured_count_reads_as_a_teacher_says_it():
+    """A count is told in words ("yours holds 4 items, and should hold 0"), not as "length 4"."""
+    en = MESSAGES["aspect.length"]["en"].format(where="the result", yours=4, expected=0)
+    zh = MESSAGES["aspect.length"]["zh"].format(where="返回值", yours=4, expected=0)
+    assert en == "the result: yours holds 4 items, and should hold 0" and "length" not in en
+    assert zh == "返回值：你的有 4 项，应当有 0 项" and "长度" not in zh
+    assert "取最大的差" not in MESSAGES["probe.least_squares_fit"]["zh"]

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from kata_harness.commands import batch, repository
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.isolation import repository
 from kata_harness.outputs import class_report, feedback, gradebook, progress
-from kata_harness.term import identity, late, lms, plan, record, roster, shards, shared
+from kata_harness.platforms import lms
+from kata_harness.term import identity, late, plan, record, roster, shards, shared
 from kata_harness.usage import UsageError
 from selftests import term_class
 from selftests.classes import synthetic_gradebook
@@ -119,8 +121,8 @@ def test_the_record_is_read_from_a_csv_or_from_classroom_50s_scores(tmp_path):
     sha = "a" * 40
     (tmp_path / "times.csv").write_text(   # an LMS's export: times, no commits
         "\ufeffsubmission,submitted_at,anything\n"
-        "Alice,2026-11-30 23:58:01 UTC,x\nalice,2026-12-01T08:00+08:00,\nbob,2026-11-30,\n", encoding="utf-8")
-    times = record.read_record(tmp_path / "times.csv")
+        " alice,2026-11-30 23:58:01 UTC,x\nalice,2026-12-01T08:00+08:00,\nbob,2026-11-30,\n", encoding="utf-8")
+    times = record.read_record(tmp_path / "times.csv")   # cells are trimmed: " alice" is written "alice"
     assert [record.time_text(s.at) for s in times.of("ALICE")] == ["2026-11-30T23:58:01Z", "2026-12-01T00:00:00Z"]
     assert record.time_text(times.latest("alice", record.parse_time("2026-12-01T00:00Z")).at) == "2026-12-01T00:00:00Z"
     assert times.latest("alice", record.parse_time("2026-11-30T23:59Z")).where.endswith("line 2")
@@ -155,6 +157,121 @@ def test_the_record_is_read_from_a_csv_or_from_classroom_50s_scores(tmp_path):
     (tmp_path / "other.json").write_text('{"schema": "something/else"}')
     with pytest.raises(record.RecordError, match="Classroom 50's scores.json"):
         record.read_record(tmp_path / "other.json")
+
+
+# --- term files refused before grading (issue: trust, round 4, item 3) -----------------------------
+
+def _settle(tmp_path: Path, **files: str):
+    """``plan.settle`` as batch calls it, on the files written from ``files`` ({option: text}; a
+    record's name ends as its text says: ``{`` a scores.json, else a CSV)."""
+    arguments: dict = {"at": DEADLINE, "record": None, "roster_file": None, "extensions": None,
+                       "out": tmp_path / "g.json", "folders": ["alice", "bob"]}
+    for option, text in files.items():
+        stem = option.removesuffix("_file")
+        path = tmp_path / (f"{stem}.json" if text.startswith("{") else f"{stem}.csv")
+        path.write_text(text, encoding="utf-8")
+        arguments[option] = str(path)
+    return plan.settle(**arguments)
+
+
+RECORD = "submission,submitted_at\nalice,2026-11-30T10:00Z\nbob,2026-11-30T11:00Z\n"
+
+
+def test_a_scores_json_nested_thousands_deep_is_refused_before_grading(tmp_path):
+    deep = '{"schema": ' + "[" * 5000 + "]" * 5000 + "}"
+    with pytest.raises(RecursionError):   # the primitive: an ordinary reader of the file dies of it
+        json.loads(deep)
+    (tmp_path / "scores.json").write_text(deep, encoding="utf-8")
+    with pytest.raises(record.RecordError, match="scores.json: nested too deep"):
+        record.read_record(tmp_path / "scores.json")
+    with pytest.raises(UsageError, match="nested too deep"):
+        _settle(tmp_path, record=deep)
+    deeper = '{"schema": "classroom50/scores/v1", "assignments": {"hw1": {"entries": [{"owner": "bob", ' \
+             '"submissions": ' + "[" * 100_000 + "]" * 100_000 + "}]}}}"
+    with pytest.raises(UsageError, match="nested too deep"):   # deep inside an entry as well
+        _settle(tmp_path, record=deeper)
+
+
+def test_a_csv_that_names_a_column_twice_is_refused_not_read_by_its_last(tmp_path):
+    text = "submission,student,email,id,email\nbob,Bob Li,bob@uni.example,S1,mallory@uni.example\n"
+    # the primitive: an ordinary CSV reader keeps the last of two columns of one name, without a word
+    assert next(csv.DictReader(io.StringIO(text)))["email"] == "mallory@uni.example"
+    with pytest.raises(UsageError, match=r"roster.csv, line 1: the column email is named more than once"):
+        _settle(tmp_path, roster_file=text)
+    for option, header in (("record", "submission,submitted_at,Submitted_At"), ("extensions", "submission,due,due")):
+        with pytest.raises(UsageError, match=r", line 1: the column \w+ is named more than once"):
+            _settle(tmp_path, **({"record": RECORD} if option == "extensions" else {}),
+                    **{option: f"{header}\nbob,2026-11-30T10:00Z,2026-11-30T10:00Z\n"})
+    # a spreadsheet's trailing unnamed columns are no column twice
+    assert roster.read_roster(_written(tmp_path / "ok.csv", "submission,student,email,id,,\nbob,B,b@x,1,,\n")).students
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_roster_with_one_email_or_id_on_two_students_is_refused_naming_both_lines(tmp_path):
+    head = "submission,student,email,id\n"
+    twice = head + "alice,Alice,alice@uni.example,S1\nbob,Bob,bob@uni.example,S2\nmallory,M,ALICE@uni.example,S3\n"
+    # the primitive: a look-up by email finds the first of the two, so mallory's extension (or grade) is alice's
+    both = roster.Roster((roster.Student("alice", "Alice", "alice@uni.example", "S1"),
+                          roster.Student("mallory", "M", "ALICE@uni.example", "S3")))
+    assert both.find_by("email", "ALICE@uni.example").submission == "alice"
+    with pytest.raises(UsageError, match=r"roster.csv, line 4: email ALICE@uni.example is on line 2 too"):
+        _settle(tmp_path, roster_file=twice)
+    with pytest.raises(UsageError, match=r"line 3: id S1 is on line 2 too"):
+        _settle(tmp_path, roster_file=head + "alice,Alice,a@x,S1\nbob,Bob,b@x,S1\n")
+    with pytest.raises(UsageError, match=r"line 3: submission bob is on line 2 too"):
+        _settle(tmp_path, roster_file=head + "Bob,Bob,a@x,S1\nbob,Bob,b@x,S2\n")
+    # an id or email not given yet is nobody's: two blanks are no clash
+    assert len(_settle(tmp_path, roster_file=head + "alice,Alice,,\nbob,Bob,,\n").roster.students) == 2
+
+
+def test_an_extension_given_twice_or_to_nobody_is_refused_naming_its_lines(tmp_path):
+    head = "submission,student,email,id\n"
+    students = head + "alice,Alice,alice@uni.example,S1\nbob,Bob,bob@uni.example,S2\n"
+    kept = _settle(tmp_path, record=RECORD, roster_file=students, extensions="email,deadline\nbob@uni.example,2026-12-04\n")
+    assert kept.policy.deadline_for("bob") == record.parse_time("2026-12-04")
+    for text, why in (("submission,deadline\nbob,2026-12-04\nBob,2026-12-09\n", r"line 3: Bob has an extension on line 2 too"),
+                      ("email,deadline\nbob@uni.example,2026-12-04\n"
+                       "alice@uni.example,2026-12-04\nBOB@uni.example,2026-12-04\n", r"line 4: bob has an extension on line 2"),
+                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: no student with submission bbo in the roster")):
+        with pytest.raises(UsageError, match=why):
+            _settle(tmp_path, record=RECORD, roster_file=students, extensions=text)
+    # with no roster, an extension names a folder of the class or a submission of the record
+    assert _settle(tmp_path, record=RECORD, extensions="submission,deadline\nALICE,2026-12-04\n").policy.extensions
+    with pytest.raises(UsageError, match=r"extensions.csv, line 2: alcie is no submission of the class"):
+        _settle(tmp_path, record=RECORD, extensions="submission,deadline\nalcie,2026-12-04\n")
+
+
+def test_record_names_that_differ_only_by_case_are_refused_on_both_rows_naming_the_lines(tmp_path):
+    text = RECORD + "Bob,2026-11-30T12:00Z\n"
+    settled = _settle(tmp_path, record=text)
+    assert settled.record.clash("bob") == ["bob", "Bob"] and settled.record.of("bob") == []   # nothing merged
+    assert len(settled.record.problems) == 1
+    assert "'bob': record.csv line 3; 'Bob': record.csv line 4" in settled.record.problems[0]
+    submission = batch.Submission("bob", tmp_path)
+    batch.read_submission(submission, {"k01_x"}, None, settled)
+    assert submission.files is None and "neither is graded" in submission.notes[0]
+    assert "record.csv line 3" in submission.notes[0] and "record.csv line 4" in submission.notes[0]
+    assert settled.record.of("alice") and not settled.record.clash("alice")
+
+
+def test_batch_refuses_the_term_files_before_grading_with_the_lines_named(tmp_path):
+    """The real ``grade.py batch``: each bad file ends it with a usage error before a kata is graded,
+    and no gradebook is written."""
+    for name in ("alice", "bob"):
+        (tmp_path / "class" / name).mkdir(parents=True)
+    (tmp_path / "roster.csv").write_text("submission,student,email,id\nalice,A,a@x,S1\nbob,B,b@x,S1\n")
+    (tmp_path / "record.csv").write_text(RECORD)
+    (tmp_path / "deep.json").write_text('{"schema": ' + "[" * 5000 + "]" * 5000 + "}")
+    for options, why in ((["--roster", str(tmp_path / "roster.csv")], "roster.csv, line 3: id S1 is on line 2 too"),
+                         (["--record", str(tmp_path / "deep.json"), "--at", DEADLINE], "deep.json: nested too deep")):
+        done = grade_here("batch", str(tmp_path / "class"), "--out", str(tmp_path / "g.json"), "--no-sandbox",
+                          "--against", "answer-key", *options)
+        assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "g.json").exists()
 
 
 def test_the_late_policy_is_checked_before_anything_is_graded(tmp_path):

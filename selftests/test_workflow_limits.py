@@ -102,7 +102,7 @@ def test_cjk_and_emoji_failures_and_exceptions_stay_within_both_limits(template,
     output, step_summary = tmp_path / "github_output", tmp_path / "step_summary.md"
     output.write_text("")
     step_summary.write_text("")
-    done = subprocess.run([sys.executable, "kata_harness/classroom_step.py"], cwd=repo, capture_output=True,
+    done = subprocess.run([sys.executable, "kata_harness/platforms/classroom_step.py"], cwd=repo, capture_output=True,
                           text=True, timeout=900, env={**os.environ, "KATA_LANG": "zh", "GITHUB_OUTPUT": str(output),
                                                        "GITHUB_STEP_SUMMARY": str(step_summary)})
     assert done.returncode == 1, done.stderr   # points missing: the run shows as failed, once all is written

@@ -6,11 +6,17 @@ elements, and ignoring `upstream` gives the gradient of a plain sum. The functio
 are named, so that the "Called ..." line reads well; backprop_upstream's include functions that
 are not elementwise (a running sum, a product with a fixed matrix, a softmax), whose output may
 have another shape than the input.
+
+Each is also handed the x a real caller may hold: one that already requires grad and holds a
+`.grad` from an earlier backward (label `x_requires_grad`). The result must not change, and the
+caller's x must come back as it was, flag and `.grad` included (the `inputs` aspect): a copy made
+with clone() alone stays in x's graph, so backward() runs on into x. The result is plain values
+(`requires_grad`): it holds no graph of its own.
 """
 
 import torch
 
-from kata_harness.spec import Case, Function, Kata, custom, randn
+from kata_harness.spec import BASIC, Case, Function, Kata, custom, randn, stale_grads
 
 
 def sine(t):
@@ -58,11 +64,15 @@ KATA = Kata("k22_backward", [
         Case(tanh, randn(4, scale=2.0)),
         Case(exp_times, randn(3, dtype=torch.float64)),
         Case(square, randn()),
-    ]),
+        Case(sine, stale_grads(randn(5, requires_grad=True)), label="x_requires_grad"),
+        Case(exp_times, stale_grads(randn(2, 3, dtype=torch.float64, requires_grad=True)), label="x_requires_grad"),
+    ], aspects=BASIC + ("requires_grad",)),
     Function("backprop_upstream", [
         Case(running_sum, randn(4), upstream_for(running_sum, 4)),
         Case(times_matrix, randn(4, 3), upstream_for(times_matrix, 4, 3)),
         Case(softmax, randn(2, 3), upstream_for(softmax, 2, 3)),
         Case(square, randn(5), upstream_for(square, 5)),
-    ]),
+        Case(times_matrix, stale_grads(randn(4, 3, requires_grad=True)), upstream_for(times_matrix, 4, 3),
+             label="x_requires_grad"),
+    ], aspects=BASIC + ("requires_grad",)),
 ])

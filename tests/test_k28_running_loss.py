@@ -32,5 +32,5 @@ KATA = Kata("k28_running_loss", [
         # A caller's model with a stale .grad, and a short last batch: the mean of the batch losses
         # is not the mean over samples there.
         Case(tracked(stale_grads(module(linear))), short_batches(4, 4, 1), 0.1, label="short_batch"),
-    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20, probes=(GRAPHS_KEPT,)),
+    ], aspects=BASIC + ("caller", "device_mix"), rtol=1e-5, atol=1e-6, timeout=20, probes=(GRAPHS_KEPT,)),
 ])

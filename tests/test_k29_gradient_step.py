@@ -4,12 +4,14 @@ descend_ is judged by what it leaves in its inputs (the `inputs` aspect): w and 
 (the same tensors in the same memory, still leaves that require grad) and their `.grad` cleared;
 and by the loss it returns. stepped is judged by the new tensors it returns: their values, and
 that each is a leaf that requires grad without history, so that the next backward() fills its
-`.grad`; the old tensors must be left as they were.
+`.grad`; the old tensors must be left as they were, and so must the caller's autograd: a step that
+switches recording off for good (`torch.set_grad_enabled(False)`, a `no_grad()` entered and never
+left) leaves every later forward pass of the caller without a graph (probe `grad_mode`).
 """
 
 import torch
 
-from kata_harness.spec import BASIC, Case, Function, Kata, custom, randn
+from kata_harness.spec import BASIC, GRAD_MODE, Case, Function, Kata, custom, randn
 
 
 def leaf(*shape, dtype=torch.float32):
@@ -37,10 +39,10 @@ KATA = Kata("k29_gradient_step", [
         Case(leaf(2), leaf(), randn(4, 2), randn(4), 0.5),
         Case(leaf(1, dtype=torch.float64), leaf(dtype=torch.float64), randn(5, 1, dtype=torch.float64),
              randn(5, dtype=torch.float64), 0.05),
-    ]),
+    ], aspects=BASIC + ("device_mix",)),
     Function("stepped", [
         Case(leaves_with_grads((3,), ()), 0.1),
         Case(leaves_with_grads((2, 2)), 0.5),
         Case(leaves_with_grads((4,), dtype=torch.float64), 0.01),
-    ], aspects=BASIC + ("requires_grad", "leaf", "history")),
+    ], aspects=BASIC + ("requires_grad", "leaf", "history", "device_mix"), probes=(GRAD_MODE,)),
 ])

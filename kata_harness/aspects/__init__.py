@@ -19,14 +19,17 @@ from __future__ import annotations
 
 from .base import Aspect, Instruments, Judging, ObservedCall
 from .caller import CALLER, CALLER_GRADS
+from .device_mix import DEVICE_MIX
 from .grad import GRAD
 from .independent import INDEPENDENT
 from .inputs import INPUTS
 from .probes import PROBES
+from .procedure import PROCEDURE
 from .result import RESULT, TENSOR_FACTS
 from .rng import RNG
 
-ASPECTS: tuple[Aspect, ...] = (RESULT, INPUTS, CALLER, CALLER_GRADS, GRAD, INDEPENDENT, RNG, PROBES)
+# The procedure comes first: a run's losses tell a wrong number of steps before their shape does.
+ASPECTS: tuple[Aspect, ...] = (PROCEDURE, RESULT, DEVICE_MIX, INPUTS, CALLER, CALLER_GRADS, GRAD, INDEPENDENT, RNG, PROBES)
 
 # What a function may name in ``Function(aspects=...)``: the facts of its result tensors, the
 # sequence type of its containers, and the aspects one chooses.

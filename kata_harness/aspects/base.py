@@ -25,6 +25,7 @@ class Instruments:
     rng_digest: Callable[[], str]           # a fingerprint of the global torch RNG state
     call_catching: Callable[..., tuple]     # (fn, args, kwargs, learner_file) -> (result, error, printed)
     probe_call: Callable[..., Any]          # spec.Call(fn, args, kwargs, result): what a probe is given
+    device_watch: Callable[..., Any]        # (the caller's values) -> a context following tensors made on the CPU
 
 
 @dataclass
@@ -46,6 +47,7 @@ class ObservedCall:
     again: Callable[[], tuple[list, dict, Any, Any]]   # -> (args, kwargs, result, error record or None)
     tools: Instruments
     before: dict = field(default_factory=dict)         # what aspects recorded before the call, by name
+    watching: dict = field(default_factory=dict)       # the context each aspect's ``around`` gave, by name
 
 
 @dataclass
@@ -76,6 +78,10 @@ class Aspect:
 
     def before(self, call: ObservedCall) -> Any:
         """What to remember just before the call (kept in ``call.before[self.name]``)."""
+        return None
+
+    def around(self, call: ObservedCall) -> Any:
+        """A context the call runs in (each call of a case, the earlier ones too), or None."""
         return None
 
     def observe(self, call: ObservedCall) -> dict:

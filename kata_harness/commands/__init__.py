@@ -12,8 +12,9 @@ function of the same name is still reachable as ``kNN_kata.function``.
 Every refusal (a bad option, an unknown kata, a folder that is not there) is a ``UsageError``,
 raised wherever it is found and printed once, by grade.py, with exit status 2.
 
-Each subcommand is one module of this package (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``,
-``release``, ``batch``, ``report``, ``export``, ``merge``, ``check``) with a ``run(args, *, started)``;
+Each subcommand is one module (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``, ``report``,
+``export``, ``merge``, ``check`` of this package; ``release`` in ``platforms``, ``batch`` in ``batch``)
+with a ``run(args, *, started)``;
 ``Command.run`` imports only the one asked for, so ``hint``, ``reset``, ``report``, ``export`` and
 ``merge`` answer without loading anything that starts a child or torch.
 """
@@ -39,6 +40,9 @@ VISIBILITIES = ("visible", "after_published", "after_due_date", "hidden")   # Gr
 # learner's environment is not active.
 LIGHT = ("hint", "reset", "report", "export", "merge")
 GRADING = ("grade", "watch", "check", "batch")   # the subcommands that start learner lanes and referees
+# The subcommands whose ``run`` lives, for now, beside the work they do, in the room that does it
+# (the rest: this package's module of the same name).
+ELSEWHERE = {"batch": "kata_harness.batch.engine", "release": "kata_harness.platforms.release"}
 __all__ = ["UsageError", "Command", "parse", "build_parser", "utf8_output"]
 class Parser(argparse.ArgumentParser):
     """argparse, except that an error is raised as a ``UsageError`` instead of printed here and
@@ -252,7 +256,7 @@ class Command:
         """Run the subcommand; returns its exit status (a refusal raises ``UsageError``).
         ``processes`` (an ``api.Processes``): where the commands that grade start their learner
         lanes and referees (default: fresh processes)."""
-        module = importlib.import_module(f"{__name__}.{self.name}")
+        module = importlib.import_module(ELSEWHERE.get(self.name, f"{__name__}.{self.name}"))
         if self.name in GRADING:
             return module.run(self.args, started=self.started, processes=processes)
         return module.run(self.args, started=self.started)

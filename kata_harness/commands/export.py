@@ -1,5 +1,5 @@
 """``grade.py export GRADEBOOK.json (--canvas CANVAS_EXPORT.csv --column NAME | --moodle) --out FILE.csv``:
-a JSON gradebook's scores as a learning platform imports them (``term.lms``).
+a JSON gradebook's scores as a learning platform imports them (``platforms.lms``).
 
 A light command: it reads two files and writes one, with neither torch nor a child process. The
 students it could not place (the platform's without a row, the gradebook's without a student
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..files import read_regular, write_atomically
 from ..outputs import class_report
-from ..term import lms
+from ..platforms import lms
 from ..term.tables import TABLE_LIMIT
 from . import UsageError
 

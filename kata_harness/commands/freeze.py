@@ -9,7 +9,7 @@ from pathlib import Path
 from ..api import read_secret
 from ..content.curriculum import load_curriculum, resolve
 from ..content.messages import message
-from ..judging.answer_key import AnswerKey, kata_digest, reference_digest, write
+from ..judging.answer_key import AnswerKey, harness_digest, kata_digest, observing_environment, reference_digest, write
 from ..judging.expectations import observe_reference
 from ..judging.hidden import extras_for, write_key
 from ..layout import LAYOUT, ROOT, Layout
@@ -63,10 +63,13 @@ def freeze_answer_key(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
     """``grade.py freeze``: have the referee child observe every function of ``root``'s reference
     and write the key to ``root/tests/answer_key.dat``, with the torch version, the digests that
     make it stale, and the pristine stubs. Returns the key and its size in bytes; raises
-    ``FreezeError`` (writing nothing) when a function could not be observed."""
+    ``FreezeError`` (writing nothing) when a function could not be observed. It also records what
+    else the observations depended on (the harness, the environment), so that grading against the
+    live reference can take them from the key while none of that changed (``AnswerKey.standing_in``)."""
     import torch  # deferred: only for its version (the observing happens in the referee child)
 
     functions = [info for kata in katas for info in kata.functions]
+    observed_with = {"harness": harness_digest(), "environment": observing_environment()}
     observed = observe_reference(functions, Layout(root).reference)
     observed_all(observed)
     key = AnswerKey(
@@ -74,6 +77,7 @@ def freeze_answer_key(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
         katas={kata.name: kata_digest(kata.name, root) for kata in katas},
         expected=observed.expected,
         stubs={kata.name: (Layout(root).katas / f"{kata.name}.py").read_text(encoding="utf-8") for kata in katas},
+        observed_with=observed_with,
     )
     return key, write(key, Layout(root).answer_key)
 

@@ -47,8 +47,8 @@ MESSAGES = {
         "en": "{where}: yours is a {yours}, expected a plain torch.Tensor (subclasses are not accepted)",
         "zh": "{where}：你给出的是 {yours}，应当是普通的 torch.Tensor（不接受子类）",
     },
-    "aspect.length": {"en": "{where}: length {yours}, expected {expected}",
-                      "zh": "{where}：长度是 {yours}，应当是 {expected}"},
+    "aspect.length": {"en": "{where}: yours holds {yours} items, and should hold {expected}",
+                      "zh": "{where}：你的有 {yours} 项，应当有 {expected} 项"},
     "aspect.keys": {"en": "{where}: your keys are {yours}, expected {expected}",
                     "zh": "{where}：你的键是 {yours}，应当是 {expected}"},
     "aspect.shape": {"en": "{where}: shape {yours}, expected {expected}",
@@ -93,6 +93,24 @@ MESSAGES = {
                                 "zh": "{where}：仍然留着 .grad；应当没有（None）"},
     "aspect.caller_grad_missing": {"en": "{where}: has no .grad (None); expected a gradient",
                                    "zh": "{where}：没有 .grad（None）；应当有梯度"},
+    "aspect.step_count": {"en": "{where}: {yours} losses, one per step; expected {expected} (the steps the contract asks for)",
+                          "zh": "{where}：有 {yours} 个损失（每步一个）；应当是 {expected} 个（约定要求的步数）"},
+    "aspect.loss_after_step": {
+        "en": "{where}: each of your losses is the reference run's loss of the NEXT step: the losses are recorded "
+              "after their update, not before it",
+        "zh": "{where}：你的每个损失都是参考运行中“下一步”的损失：损失是在更新之后记录的，而不是在更新之前",
+    },
+    "aspect.procedure": {
+        "en": "{where}: your run leaves the reference's run at step {step}: yours {yours}, expected {expected}",
+        "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的是 {yours}，应当是 {expected}",
+    },
+    "aspect.device_mix": {
+        "en": "{op} combined a tensor your code made on the default device (the CPU) with a tensor on the "
+              "inputs' device: it ran here because the inputs are on the CPU too; with the inputs on a GPU it "
+              "raises \"Expected all tensors to be on the same device\"",
+        "zh": "{op} 把你的代码在默认设备（CPU）上创建的张量，与位于输入所在设备上的张量放在了一起计算："
+              "这里能运行，只是因为输入也在 CPU 上；输入在 GPU 上时，它会报错 “Expected all tensors to be on the same device”",
+    },
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
                         "zh": "对返回值调用 backward() 时，你的结果{yours}，参考答案的结果{expected}"},
     "aspect.rng": {
@@ -126,6 +144,37 @@ MESSAGES = {
               "A caller's model may come in with stale gradients, frozen parameters or in either mode.",
         "zh": "调用之后，调用者的模型必须处于约定所说的状态：它的模式（train/eval）、哪些参数 requires_grad、"
               "参数对象本身以及它们的 .grad 里有什么。调用者传进来的模型可能带着旧梯度、部分参数被冻结，或处于任一模式。",
+    },
+    "generic.step_count": {
+        "en": "The contract asks for a given number of steps, one loss per step: your run took another number "
+              "(a loop that starts at 1, or runs once more or once less than asked).",
+        "zh": "约定要求走给定的步数，每一步记录一个损失：你的运行走的步数不对（循环从 1 开始，或者比要求的多走或少走了一次）。",
+    },
+    "generic.loss_after_step": {
+        "en": "Each loss must be the one the step is taken on, measured before its update: yours are measured "
+              "after it, so the run looks one step ahead and its first loss, at the start, is missing.",
+        "zh": "每个损失都应当是这一步据以更新的那个损失，在更新之前测得：你的损失是在更新之后测的，"
+              "于是整个运行看起来超前了一步，起点处的第一个损失也不见了。",
+    },
+    "generic.final_params": {
+        "en": "Your losses follow the reference's run, but the parameters end elsewhere than the steps take them: "
+              "an update too many or too few after the last recorded loss, or parameters set by other means than "
+              "the steps themselves (a closed-form fit written into them).",
+        "zh": "你的损失与参考运行一致，但参数最终停在了这些步骤不会到达的地方：在最后记录的损失之后多更新或少更新了一次，"
+              "或者参数是用这些步骤以外的办法设置的（例如把闭式解直接写进参数）。",
+    },
+    "generic.procedure": {
+        "en": "The contract describes a procedure (these steps, at this rate, from this start), and it is judged "
+              "as one: your losses are not those of that run. Another update, another start, or numbers that no "
+              "run of these steps produced (a closed-form fit with made-up losses is not gradient descent).",
+        "zh": "约定描述的是一个过程（从这个起点出发，按这个学习率，走这些步），评判的也是这个过程：你的损失不是这样一次运行"
+              "得到的损失。可能是更新方式不对、起点不对，或者这些数根本不是这些步骤算出来的（闭式解加上编造的损失不是梯度下降）。",
+    },
+    "generic.device_mix": {
+        "en": "A tensor made without saying where (torch.ones, torch.zeros, torch.tensor ...) lands on the default "
+              "device, the CPU, wherever the inputs are: the first computation that meets inputs on a GPU fails.",
+        "zh": "创建时没有说明放在哪里的张量（torch.ones、torch.zeros、torch.tensor……）会落在默认设备 CPU 上，"
+              "而不管输入在哪里：它一旦与位于 GPU 上的输入一起计算，就会失败。",
     },
     "generic.independent": {
         "en": "Your result and the input share memory (a view): a change to one shows in the other. "
@@ -328,9 +377,13 @@ MESSAGES = {
         "zh": "查看详情：pytest {test_path} -k {function}",
     },
     "grade.unknown_selector": {
-        "en": "unknown kata or function '{selector}'{suggestion}. Valid katas: {katas}",
-        "zh": "未知的练习或函数 '{selector}'{suggestion}。可用的练习：{katas}",
+        "en": "unknown kata or function '{selector}'{suggestion}. Name a lesson, a kata (its number is enough: "
+              "python grade.py k05) or kata.function; the katas, lesson by lesson: {katas}",
+        "zh": "未知的练习或函数 '{selector}'{suggestion}。请写一课、一个练习（写编号就够了：python grade.py k05）"
+              "或 练习.函数；各课的练习：{katas}",
     },
+    "grade.kata_range": {"en": "{lesson}: {first} to {last}", "zh": "{lesson}：{first} 到 {last}"},
+    "grade.kata_one": {"en": "{lesson}: {first}", "zh": "{lesson}：{first}"},
     "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
     # --- added with the second lesson: the lesson (pack) each kata belongs to ----------------------
     "grade.lesson": {
@@ -338,6 +391,10 @@ MESSAGES = {
         "zh": "{lesson}{pack}：{title}（只评这一课：python grade.py {lesson}；讲义：{notes}）",
     },
     "grade.valid_lessons": {"en": "; lessons: {lessons}", "zh": "；可用的课：{lessons}"},
+    "grade.next_lesson_only": {
+        "en": "this lesson alone, and its next function first: python grade.py {lesson}",
+        "zh": "只评这一课，并从它的下一个函数开始：python grade.py {lesson}",
+    },
     # --- added with the lesson notes: imports, partial runs, what each probe observes ---------
     "generic.name_error_import": {
         "en": "Python does not know the name `{name}` here: the file is missing an import. Add `{line}` at the "
@@ -411,10 +468,13 @@ MESSAGES = {
         "en": "torch.backends.cudnn.benchmark after the call", "zh": "调用之后的 torch.backends.cudnn.benchmark",
     },
     # --- what the second lesson's probes observe ------------------------------------------------
-    "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向计算"},
-    "probe.encoder_runs": {"en": "how many forward passes the frozen encoder made", "zh": "冻结的编码器做了几次前向计算"},
+    "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向传播"},
+    "probe.encoder_runs": {
+        "en": "how many forward passes the encoder, which is not trained, made", "zh": "不参与训练的编码器做了几次前向传播",
+    },
     "probe.encoder_grads": {
-        "en": "whether any gradient reached the frozen encoder's parameters", "zh": "是否有梯度传到了冻结的编码器的参数上",
+        "en": "whether any gradient reached the parameters of the encoder, which is not trained",
+        "zh": "是否有梯度传到了不参与训练的编码器的参数上",
     },
     "probe.parameter_grads": {
         "en": "the model's parameters that hold a gradient after the call", "zh": "调用之后带有梯度的模型参数",
@@ -427,21 +487,21 @@ MESSAGES = {
         "en": "each parameter's requires_grad after the call", "zh": "调用之后每个参数的 requires_grad",
     },
     "probe.graphs_kept": {
-        "en": "the most steps' graphs your code kept alive at once (during the loop or after it)",
-        "zh": "你的代码同时留住的计算图最多有几步（循环中或循环结束后）",
+        "en": "how many steps' graphs your code kept alive at once, at most (during the loop or after it)",
+        "zh": "你的代码最多同时留住了几步的计算图（循环中或循环结束后）",
     },
     "probe.graph_during_validation": {
         "en": "whether autograd recorded during the validation pass (the model in evaluation mode)",
         "zh": "验证时（模型处于评估模式）自动求导是否在记录",
     },
     "probe.least_squares_fit": {
-        "en": "how far the parameters you reached are from the least-squares fit (the largest difference)",
-        "zh": "你得到的参数与最小二乘解相差多远（取最大的差）",
+        "en": "how far the parameters you reached are from the least-squares fit (counted at the parameter farthest from it)",
+        "zh": "你得到的参数离最小二乘解有多远（按离得最远的那个参数算）",
     },
     "probe.loss_falls": {"en": "whether your losses fall at every step", "zh": "你的损失是否每一步都下降"},
     "probe.first_loss": {
-        "en": "your first loss (the loss at the start w = 0, b = 0 is mean(y ** 2))",
-        "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失是 mean(y ** 2)）",
+        "en": "your first loss (the loss at the start, w = 0 and b = 0, is the mean of y ** 2)",
+        "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失就是 y ** 2 的平均值）",
     },
     # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
     "hint.no_more": {

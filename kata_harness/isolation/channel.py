@@ -96,7 +96,7 @@ class Child:
         if sandboxed:
             command = sandbox.command([Path(s) for s in solutions], memory=self.memory) + command
         # The instructor's secret never reaches a process that runs solutions.
-        environment = {k: v for k, v in os.environ.items() if k != "KATA_SECRET"}
+        environment = processes.fork_friendly({k: v for k, v in os.environ.items() if k != "KATA_SECRET"})
         options = processes.popen_options()
         if solutions and not sandboxed:   # it runs learner code: as KATA_RUN_AS's user, if given
             options.update(processes.learner_user_options(environment))

@@ -99,16 +99,17 @@ def main(argv: list[str]) -> None:
         # nothing outside them, to make each job's pid namespace; every job drops all it has.)
         processes.drop_capabilities()
     # Importing torch makes the garbage collector walk the young heap a few hundred times and find
-    # next to nothing: a tenth of the import's time. It is off until the imports and the warm-up
-    # are done, and on again before any learner code or reference runs; but not in a zygote, where
-    # the garbage all freed at once would leave holes all over the heap, which every job's
-    # allocations would then fill, copying page after page (a fifth slower in all).
-    if "--zygote" not in argv:
-        gc.disable()
+    # next to nothing: a third of the time a zygote needs to be ready. It is off until the imports
+    # and the warm-up are done, and on again before any learner code or reference runs. A zygote
+    # frees nothing of that garbage (``prepare_to_fork``): freed all at once it would leave holes
+    # all over the heap, which every job's allocations would then fill, copying page after page.
+    gc.disable()
     observing()   # imports torch, the slow part, once the streams and the limits are in place
     warm = "--warm" in argv or serves_learners
     if warm:
         observing().warm_up()
+    if "--zygote" in argv:
+        prepare_to_fork()
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
@@ -146,7 +147,6 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, own_namespaces:
     answers the next job ``retired`` and ends, so the parent gives that job to a fresh zygote."""
     if not sandboxed:
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
-    prepare_to_fork()
     forks = processes.JobForks(own_namespaces)
     memory = _job_cgroup(memory_folder)
     settings = processes.settings()
@@ -204,17 +204,24 @@ def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory) -> 
 def prepare_job(zygote: int, memory) -> None:
     """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
     zygote, leads a process group of its own, moves into the jobs' memory cgroup (``memory``; else
-    caps its address space), takes namespaces and a session keyring of its own, and gives up every
-    capability. (``benchmarks/fork_cost.py`` measures what this costs.)"""
+    caps its address space), takes namespaces (a network of its own among them) and a session keyring
+    of its own, is the first process the kernel stops when the machine runs out of memory, gives up
+    every capability, may hold only ``sandbox.OPEN_FILES_LIMIT`` files open (which bounds the pipe
+    buffers it can fill) and can make no namespace, mount, socket, memory file or shared memory
+    segment any more (``processes.restrict_system_calls``). (``benchmarks/fork_cost.py`` measures
+    what this costs.)"""
     # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
     processes.die_with_parent(0 if os.getpid() == 1 else zygote)
     os.setsid()   # its own process group, killed as a whole
     if memory is not None:
         memory.join()
+    processes.first_to_go_out_of_memory()
     processes.isolate_job()
     processes.drop_capabilities()
     if memory is None:
         sandbox.limit_address_space()
+    sandbox.limit_open_files()
+    processes.restrict_system_calls(gpu=sandbox.gpu_bound())
 
 
 def changed_by_job(settings: tuple, forks) -> bool:
@@ -313,8 +320,9 @@ def prepare_to_fork() -> None:
         except BaseException:   # a broken spec is reported by the job that needs it
             pass
     # A forked job that walked what is loaded now would copy most of this process's memory, page
-    # by page, before grading anything.
-    gc.collect()
+    # by page, before grading anything. Nothing is collected first: a full collection of torch's
+    # heap costs a few tenths of a second before the first job, and would free only the imports'
+    # garbage, a few MiB that no job touches (it stays, frozen with the rest).
     gc.freeze()
 
 

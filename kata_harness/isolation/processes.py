@@ -31,6 +31,22 @@ def popen_options() -> dict:
     return {"start_new_session": True}
 
 
+# glibc's malloc asks for transparent huge pages for its heap (glibc 2.35 and later; elsewhere the
+# setting is ignored): torch's heap in a zygote then takes a few hundred page-table entries instead
+# of tens of thousands, which every fork copies and every job's exit tears down again (a bare fork
+# and exit of a warm zygote costs half as much; ``benchmarks/fork_cost.py``).
+HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb=1"
+
+
+def fork_friendly(environment: dict) -> dict:
+    """``environment`` for a child that imports torch and is forked (or forks): glibc's malloc
+    tunables with huge pages added to those the user set (a ``hugetlb`` setting of theirs wins)."""
+    tunables = [t for t in environment.get("GLIBC_TUNABLES", "").split(":") if t]
+    if not sys.platform.startswith("linux") or any(t.startswith("glibc.malloc.hugetlb=") for t in tunables):
+        return environment
+    return {**environment, "GLIBC_TUNABLES": ":".join([*tunables, HUGE_PAGES_TUNABLE])}
+
+
 RUN_AS_VARIABLE = "KATA_RUN_AS"
 
 
@@ -248,8 +264,8 @@ def kill_orphans(spare: Collection[int] = frozenset()) -> None:
 
 
 # Namespaces: a zygote in a user and pid namespace of its own forks each job as the first process
-# of a fresh pid namespace; the job then gives itself a user and IPC namespace of its own.
-_CLONE_NEWUSER, _CLONE_NEWIPC, _CLONE_NEWPID = 0x10000000, 0x08000000, 0x20000000
+# of a fresh pid namespace; the job then gives itself a user, an IPC and a network namespace of its own.
+_CLONE_NEWUSER, _CLONE_NEWIPC, _CLONE_NEWPID, _CLONE_NEWNET = 0x10000000, 0x08000000, 0x20000000, 0x40000000
 # keyctl(2)'s number by machine, and its operations used here.
 _KEYCTL = {"x86_64": 250, "amd64": 250, "aarch64": 219, "arm64": 219, "riscv64": 219, "loongarch64": 219,
            "i386": 288, "i686": 288, "armv7l": 311, "s390x": 280, "ppc64le": 271, "ppc64": 271}
@@ -337,18 +353,119 @@ class JobForks:
 
 def isolate_job() -> bool:
     """Linux, in a freshly forked job before any learner code: a session keyring of its own, and,
-    where the kernel allows, a user and an IPC namespace of its own (its own user keyrings, its
-    own SysV shared memory, semaphores and message queues, gone with it). Returns whether it has
-    the namespaces (else its zygote clears what it may have left: ``clear_shared_objects``)."""
+    where the kernel allows, a user, an IPC and a network namespace of its own (its own user
+    keyrings, its own SysV shared memory, semaphores and message queues, gone with it; and a network
+    with only a loopback device that is down, so that it can reach no other job, nor the grader,
+    nor any other process, by a port or an abstract UNIX socket, even beside them in one sandbox).
+    Returns whether it has the user and IPC namespaces (else its zygote clears what it may have
+    left: ``clear_shared_objects``)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = _libc()
-        isolated = libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC) == 0
+        isolated = libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC | _CLONE_NEWNET) == 0 or \
+            libc.unshare(_CLONE_NEWUSER | _CLONE_NEWIPC) == 0   # a kernel without network namespaces
         number = _KEYCTL.get(platform.machine().lower())
         if number is not None:
             libc.syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None)
         return isolated
+    except (OSError, AttributeError):
+        return False
+
+
+def first_to_go_out_of_memory() -> None:
+    """Linux, in a job before learner code: the highest OOM score (1000), so that where the machine
+    itself runs out of memory the kernel stops a job (the one that holds the most), never the
+    grader, a zygote or anything else on the machine. (Raising it needs no privilege; it is done
+    while the job still holds the capabilities of its own user namespace, which writing its own
+    ``/proc`` file as a non-dumpable process needs.)"""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        Path("/proc/self/oom_score_adj").write_text("1000")
+    except OSError:
+        pass
+
+
+# What a job may not do once it runs (``restrict_system_calls``), by machine: the audit architecture
+# seccomp names it by; the calls refused always (unshare, setns, mount, umount2, pivot_root, the new
+# mount API: open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr; io_uring_setup,
+# io_uring_enter, io_uring_register); those refused where no GPU is bound (memfd_create, memfd_secret,
+# shmget, socket, socketpair: CUDA's driver may need them); clone(2) and clone3(2); and whether calls
+# of the x32 ABI (numbers from 0x40000000) exist there to be refused too.
+_SECCOMP_CALLS = {
+    "x86_64": (0xC000003E, (272, 308, 165, 166, 155, 428, 429, 430, 431, 432, 433, 442, 425, 426, 427),
+               (319, 447, 29, 41, 53), 56, 435, True),
+    "aarch64": (0xC00000B7, (97, 268, 40, 39, 41, 428, 429, 430, 431, 432, 433, 442, 425, 426, 427),
+                (279, 447, 194, 198, 199), 220, 435, False),
+}
+_SECCOMP_CALLS["amd64"], _SECCOMP_CALLS["arm64"] = _SECCOMP_CALLS["x86_64"], _SECCOMP_CALLS["aarch64"]
+_NAMESPACE_FLAGS = 0x7E020000   # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
+_EPERM, _ENOSYS = 1, 38
+_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
+
+
+def _seccomp_program(arch: int, refused: tuple[int, ...], clone: int, clone3: int, x32: bool) -> list[tuple]:
+    """The BPF program of ``restrict_system_calls``, as (code, jump if true, jump if false, k)."""
+    load, equal, at_least, any_bit, answer = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, refuse, no_such_call = 0x7FFF0000, 0x00050000 | _EPERM, 0x00050000 | _ENOSYS
+    # Written with labels (a one-item tuple marks where the next instruction is), then the jumps resolved.
+    code: list[tuple] = [(load, 0, 0, 4), (equal, None, "refuse", arch), (load, 0, 0, 0)]
+    if x32:
+        code.append((at_least, "refuse", None, 0x40000000))
+    code += [(equal, "clone", None, clone), (equal, "no such call", None, clone3)]
+    code += [(equal, "refuse", None, number) for number in refused]
+    code += [(answer, 0, 0, allow),
+             ("clone",), (load, 0, 0, 16), (any_bit, "refuse", None, _NAMESPACE_FLAGS), (answer, 0, 0, allow),
+             ("no such call",), (answer, 0, 0, no_such_call),
+             ("refuse",), (answer, 0, 0, refuse)]
+    labels: dict[str, int] = {}
+    program: list[tuple] = []
+    for instruction in code:
+        if len(instruction) == 1:
+            labels[instruction[0]] = len(program)
+        else:
+            program.append(instruction)
+    return [(op, *(0 if target is None else labels[target] - index - 1 if isinstance(target, str) else target
+                   for target in (if_true, if_false)), k)
+            for index, (op, if_true, if_false, k) in enumerate(program)]
+
+
+def restrict_system_calls(gpu: bool = False) -> bool:
+    """Linux (x86_64, aarch64), in a job after ``isolate_job`` and ``drop_capabilities``, before
+    learner code: a seccomp filter refuses (EPERM) every way to a namespace or a mount of its own
+    (unshare, setns, clone with a namespace flag, mount and the new mount API) and io_uring (which
+    could do what the filter refuses, unseen); and, unless a ``gpu`` is bound, memory files
+    (memfd_create, memfd_secret), SysV shared memory and sockets of any kind. clone3 is answered
+    "no such call" (a filter cannot read its flags; the C library then uses clone). Calls of another
+    ABI of the machine (32-bit, x32) are refused alike.
+
+    Why: with a user namespace of its own, a job could mount a tmpfs and fill it, write to memory
+    files or leave shared segments detached: memory outside its address space, which its limit
+    does not count where no memory cgroup does; and every socket is a way to reach another process
+    (an abstract UNIX socket, a port) and holds buffers (up to 8 MiB each) that no limit counts, not
+    even a memory cgroup. Returns whether the filter is in place (False on other machines, or where
+    the kernel has no seccomp)."""
+    chosen = _SECCOMP_CALLS.get(platform.machine().lower())
+    if not sys.platform.startswith("linux") or chosen is None:
+        return False
+    arch, always, without_gpu, clone, clone3, x32 = chosen
+    try:
+        import ctypes  # deferred: used on Linux only (prctl)
+
+        class Instruction(ctypes.Structure):
+            _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                        ("k", ctypes.c_uint32)]
+
+        class Program(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+        instructions = _seccomp_program(arch, always + (() if gpu else without_gpu), clone, clone3, x32)
+        array = (Instruction * len(instructions))(*(Instruction(*i) for i in instructions))
+        program = Program(len(instructions), array)
+        libc = _libc()
+        libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)   # what lets a process without capabilities filter itself
+        return libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) == 0
     except (OSError, AttributeError):
         return False
 

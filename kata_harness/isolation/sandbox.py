@@ -17,6 +17,10 @@ limited to ``memory_limit()`` of all the memory they hold; the zygote itself sta
 a job at the limit is the one the kernel stops, and the zygote reports that it happened. Where
 no such cgroup can be had, a job's address space is capped instead (``limit_address_space``),
 which counts every mapping, shared ones too.
+
+Memory no limit counts: a job may hold ``OPEN_FILES_LIMIT`` files open (pipe buffers), and makes no
+socket, memory file, SysV segment, mount or namespace (``processes.restrict_system_calls``), and
+takes a network namespace of its own besides the sandbox's (``processes.isolate_job``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from ..layout import LAYOUT, ROOT
+from . import processes
 
 
 class Mode(str, Enum):
@@ -50,6 +55,7 @@ MEMORY_LIMIT = 4 << 30       # bytes: a job's data segment (RLIMIT_DATA), and al
 MEMORY_VARIABLE = "KATA_MEMORY_LIMIT_MIB"   # another limit, in MiB (an instructor's choice; the self-tests')
 FILE_SIZE_LIMIT = 64 << 20   # bytes per file written
 PROCESS_LIMIT = 512          # processes of the user (not enforced for root; the pid namespace bounds those)
+OPEN_FILES_LIMIT = 256       # files a job may hold open: it bounds the pipe buffers it can fill
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 
 
@@ -110,12 +116,34 @@ def _python_folders() -> list[str]:
     return chosen
 
 
+def gpu_possible() -> bool:
+    """Whether this machine may have a GPU that torch's ``cuda`` can use, judged without torch: on
+    Linux only where one shows as a device (NVIDIA's, AMD's compute device, WSL's); never on macOS
+    (no CUDA there); elsewhere it cannot be ruled out."""
+    if sys.platform.startswith("linux"):
+        return any(name.startswith("nvidia") for name in _names_in("/dev")) or \
+            any(Path(device).exists() for device in ("/dev/kfd", "/dev/dxg"))
+    return sys.platform != "darwin"
+
+
+def _names_in(folder: str) -> list[str]:
+    try:
+        return sorted(entry.name for entry in Path(folder).iterdir())
+    except OSError:
+        return []
+
+
 def _gpu_devices() -> list[str]:
     try:
         names = sorted(entry.name for entry in Path("/dev").iterdir())
     except OSError:
         return []
     return [f"/dev/{n}" for n in names if n.startswith("nvidia")] + (["/dev/dri"] if Path("/dev/dri").is_dir() else [])
+
+
+def gpu_bound() -> bool:
+    """Whether a GPU's devices are here (bound into the sandbox, or seen without one)."""
+    return bool(_gpu_devices())
 
 
 def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMemory | None = None) -> list[str]:
@@ -146,9 +174,9 @@ def command(solutions: list[Path], tests_dir: Path = LAYOUT.tests, memory: JobMe
     # Last, once every mount point exists: nothing inside is writable (tmpfs has no size limit here;
     # bubblewrap's --size needs 0.10, and writing files is no part of any kata).
     args += ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
-    for name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES"):
-        if name in os.environ:
-            args += ["--setenv", name, os.environ[name]]
+    for name, value in processes.fork_friendly(dict(os.environ)).items():
+        if name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES", "GLIBC_TUNABLES"):
+            args += ["--setenv", name, value]
     # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
     args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(ROOT)]
     # torch's lazy imports create a compile cache folder they never write to here: name one that exists.
@@ -176,6 +204,21 @@ def apply_limits(count_processes: bool = True) -> None:
             resource.setrlimit(limit, (cap, cap))
         except (ValueError, OSError):
             pass
+
+
+def limit_open_files() -> None:
+    """In a job: hold at most ``OPEN_FILES_LIMIT`` files open (soft and hard limit). Pipe and socket
+    buffers are memory no limit counts (a cgroup counts pipes, not sockets) and each needs an open
+    file (or one in flight through a socket, which the kernel counts against the same limit): 256
+    bound them to a few hundred MiB, where the machine's default (often a million) bounds nothing."""
+    try:
+        import resource  # deferred: POSIX only
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        cap = OPEN_FILES_LIMIT if hard == resource.RLIM_INFINITY else min(OPEN_FILES_LIMIT, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, cap), cap))
+    except (ImportError, OSError, ValueError):
+        pass
 
 
 def limit_address_space() -> None:

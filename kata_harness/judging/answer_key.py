@@ -12,14 +12,20 @@ that its values cannot be read or grepped casually; it is not encryption.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
+import os
+import platform
+import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import digest, read_regular
+from ..isolation.sandbox import gpu_possible
 from ..layout import LAYOUT, ROOT, Layout
 from ..records import Expected
+from .judge import OPTIONAL_DEVICES
 
 MAGIC = b"KATA-ANSWER-KEY 1\n"
 
@@ -46,6 +52,39 @@ def reference_digest(root: Path = ROOT) -> str:
     return _digest(sorted(Layout(root).reference.glob("*.py")))
 
 
+def harness_digest() -> str:
+    """Hash of the whole harness (every module of ``kata_harness/``): the code that observed the
+    reference and composed what the referee sends, whichever part of it that was."""
+    package = LAYOUT.harness
+    return digest((str(path.relative_to(package)), path.read_bytes()) for path in sorted(package.rglob("*.py")))
+
+
+def observing_environment() -> dict:
+    """What the reference's observations may depend on besides the sources the digests cover: the
+    interpreter, the system, the machine's instruction sets (torch picks its kernels by them) and
+    the installed torch and NumPy (their version files: the version, the build, its CUDA or ROCm),
+    read without importing either."""
+    installed = {}
+    for package in ("torch", "numpy"):
+        found = importlib.util.find_spec(package)
+        version = Path(found.origin).parent / "version.py" if found is not None and found.origin else None
+        installed[package] = digest([(package, version.read_bytes() if version and version.is_file() else b"")])
+    return {"python": sys.version, "system": sys.platform, "machine": platform.machine(), "cpu": _cpu_features(),
+            "cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY", ""), **installed}
+
+
+def _cpu_features() -> str:
+    """Hash of the CPU's instruction-set flags (Linux: ``/proc/cpuinfo``; elsewhere what ``platform`` says)."""
+    try:
+        with Path("/proc/cpuinfo").open(encoding="utf-8", errors="replace") as info:
+            for line in info:
+                if line.startswith(("flags", "Features", "isa")):
+                    return digest([("cpu", " ".join(sorted(line.split(":", 1)[-1].split())).encode())])
+    except OSError:
+        pass
+    return digest([("cpu", platform.processor().encode())])
+
+
 @dataclass
 class AnswerKey:
     """What ``freeze`` recorded: the expected observations and where they came from."""
@@ -54,6 +93,9 @@ class AnswerKey:
     reference: str       # digest of reference/ when frozen
     expected: dict[str, Expected]   # "kata.function" -> the referee's "expected" event
     stubs: dict = field(default_factory=dict)   # kata -> the stub file's text, for `grade.py reset`
+    # What the observations also depended on: the whole harness and the environment (see
+    # ``standing_in``); empty in a key frozen before these were recorded.
+    observed_with: dict = field(default_factory=dict)
 
     def stale_katas(self, root: Path = ROOT) -> list[str]:
         """The one staleness rule, which every command that grades against the key follows: the
@@ -70,6 +112,22 @@ class AnswerKey:
         if _holds_instructor_reference(root) and self.reference != reference_digest(root):
             stale.update({kata: REFERENCE_CHANGED for kata in self.katas if kata not in stale})
         return stale
+
+    def standing_in(self, root: Path = ROOT) -> dict[str, Expected]:
+        """The recorded events ({"kata.function": event}) that are exactly what the referee would
+        send if it observed ``root``'s reference now, so that grading against the live reference
+        need not import torch a second time for them: the instructor's reference, its test modules,
+        curriculum entries and the whole harness as frozen, the same interpreter, machine, torch and
+        NumPy, and the same devices (a function with an optional device, a GPU, only where this
+        machine can have none and the key observed none). Empty when anything of that changed."""
+        if not self.observed_with or not _holds_instructor_reference(root) or \
+                self.observed_with != {"harness": harness_digest(), "environment": observing_environment()}:
+            return {}
+        stale, no_gpu = self.staleness(root), not gpu_possible()
+        return {name: event for name, event in self.expected.items()
+                if event.get("kata") not in stale and event.get("kata") in self.katas
+                and all(no_gpu and device not in event.get("observations", {})
+                        for device in event.get("devices", []) if device in OPTIONAL_DEVICES)}
 
 
 
@@ -92,6 +150,13 @@ def load(path: Path = LAYOUT.answer_key) -> AnswerKey | None:
         return decode(read_regular(Path(path)))
     except (OSError, ValueError, zlib.error, json.JSONDecodeError, TypeError):
         return None
+
+
+def recorded_reference(root: Path = ROOT) -> dict[str, Expected]:
+    """What ``root``'s answer key knows of its reference exactly as observing it now would give
+    (``AnswerKey.standing_in``; empty without a readable key)."""
+    key = load(Layout(root).answer_key)
+    return key.standing_in(root) if key is not None else {}
 
 
 def write(key: AnswerKey, path: Path = LAYOUT.answer_key) -> int:

@@ -55,15 +55,21 @@ Referee = Callable[[], GradingChild]   # makes the child that observes the refer
 class LiveReference:
     """The reference solutions, observed by a referee child (it never sees learner code), which
     ``referee`` makes (a fresh ``Child`` by default). ``extras``: official grading's hidden cases,
-    observed after the public ones."""
+    observed after the public ones. ``known``, when given, finds the events the referee would send
+    that are already known ({"kata.function": event}: ``AnswerKey.standing_in``); those functions
+    are not observed again, and where every function is known no referee starts (no second import
+    of torch beside the learner's)."""
 
     name = REFERENCE
     stale: frozenset[str] = frozenset()   # the reference itself is never out of date
 
-    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None, *, referee: Referee = Child):
+    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None, *, referee: Referee = Child,
+                 known: Callable[[], dict] | None = None):
         self.folder = folder
         self.extras = extras or {}
         self.make_referee = referee
+        self.find_known = known
+        self.known: dict | None = None   # found at the start (not before: the learner's lane starts first)
         self.referee: GradingChild | None = None
         self.job: dict | None = None
 
@@ -73,13 +79,30 @@ class LiveReference:
         self.extras = extras
 
     def start(self, functions: list[FunctionInfo]) -> None:
-        """Start observing now (torch's import overlaps with the learner child's)."""
-        self.referee = self.make_referee()
-        self.job = new_job(Mode.REFERENCE, functions, self.extras, reference=self.folder)
-        self.referee.send(self.job)
+        """Start observing now (torch's import overlaps with the learner child's) what is not known."""
+        if self.known is None:
+            self.known = self.find_known() if self.find_known is not None else {}
+        unknown = [f for f in functions if not self._known(f)]
+        if unknown:
+            self.referee = self.make_referee()
+            self.job = new_job(Mode.REFERENCE, unknown, self.extras, reference=self.folder)
+            self.referee.send(self.job)
+
+    def _known(self, info: FunctionInfo) -> dict | None:
+        """The known event of ``info`` (None: the referee observes it; always so with hidden cases)."""
+        return None if self.extras.get(info.qualified) else (self.known or {}).get(info.qualified)
 
     def collect(self, pending: list[FunctionInfo], stop_at: float):
         """(function, expected fields or error Verdict) for every function in ``pending``."""
+        if self.known is None:
+            self.start(pending)
+        assert self.known is not None   # start() found it
+        for info in pending:
+            if (event := self._known(info)) is not None:
+                yield info, event
+        pending = [info for info in pending if self._known(info) is None]
+        if not pending:
+            return
         if self.referee is None:
             self.start(pending)
         assert self.referee is not None and self.job is not None   # start() set both
@@ -197,7 +220,7 @@ def open_source(root: Path = ROOT, against: str | None = None, *, official: bool
     reference, observed by the child ``referee`` makes, or the answer key, whose stale katas follow
     ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
     if source_name(root, against, official=official) == REFERENCE:
-        return LiveReference(Layout(root).reference, referee=referee)
+        return LiveReference(Layout(root).reference, referee=referee, known=lambda: answer_key.recorded_reference(root))
     key = answer_key.load(Layout(root).answer_key)
     if key is None:
         raise NoExpectations("error.no_key")

@@ -28,6 +28,7 @@ from ..isolation.protocol import Event, Kind, Mode, new_job
 from ..records import Expected, Observations, Reason
 from .verdicts import Status, Verdict, judge
 
+ZYGOTE_RETRIES = 2         # times a kata is graded again when the zygote died under one of its jobs
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
 OPTIONAL_DEVICES = ("cuda",)   # devices a learner's machine may lack (reported as skipped)
@@ -44,6 +45,9 @@ class Grading:
     # Whether a job was cut short (a hang, a crash, a protocol violation) or met the deadline:
     # then some verdicts were decided by how a process ended, not by what it observed.
     interrupted: bool = False
+    # The katas a job of which lost its process from outside (the zygote it was forked from died
+    # under it): nothing the kata did, so the caller grades them again (``ZYGOTE_RETRIES``).
+    orphaned: set[str] = field(default_factory=set)
 
     def undecided(self, functions: list[FunctionInfo]) -> list[FunctionInfo]:
         """The ``functions`` that have no verdict yet."""
@@ -115,7 +119,8 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     Each kata is one job on ``lane``, so each runs in a process no other kata touched: whatever
     one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs only
     its own functions. A job cut short (a hang, a crash, a violation) is charged to the function
-    it was running, and a fresh process grades the rest of that kata later. Jobs run in the order
+    it was running, and a fresh process grades the rest of that kata later; a kata whose job lost
+    its process from outside is named in ``orphaned`` (its caller grades it again). Jobs run in the order
     they were queued, and are followed in that order. ``extras``: official grading's hidden cases
     (see ``_job``); ``expected`` must hold them too."""
     result = Grading()
@@ -161,6 +166,8 @@ def _end_job(run: _Run, ending: Ending, result: Grading) -> None:
     clean = ending == DONE and not _malformed(run.functions, result)
     if not clean and ending != RETIRED:
         result.interrupted = True
+    if getattr(run.handle, "orphaned", False):
+        result.orphaned.update(f.kata for f in run.functions)
     run.handle.stop(clean=clean)
 
 

@@ -15,6 +15,7 @@ import random
 import sys
 import traceback
 import warnings
+from contextlib import ExitStack
 from pathlib import Path
 from typing import cast
 
@@ -26,6 +27,7 @@ from ..content.messages import shortened
 from ..records import Observation, Raised
 from . import containers, seeding
 from .describe import PLAIN_TENSORS, TENSOR_BASE, describe, identity, render_call, tensors_by_path, torch_functions_off
+from .devices import DefaultDeviceWatch
 from .spec import Call, Case, Function
 
 _WARNING_FILTERS = list(warnings.filters)
@@ -194,14 +196,15 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
     applying = [aspect for aspect in ASPECTS if aspect.applies(spec.aspects, device)]
     seen = ObservedCall(fn, spec, device, args, kwargs, None, names, _identities(args, kwargs), learner_file,
                         again=lambda: _again(fn, case, seed, target, learner_file), tools=INSTRUMENTS)
+    contexts = [context for context in (aspect.around(seen) for aspect in applying) if context is not None]
     for _ in range(case.calls - 1):   # earlier calls in a row: what they leave behind is the case
-        _, error, printed = call_catching(fn, args, kwargs, learner_file)
+        _, error, printed = _call_within(contexts, fn, args, kwargs, learner_file)
         if error:
             observation["printed"], observation["raised"] = _printed(printed), error
             return observation
     seen.identities = _identities(args, kwargs)
     seen.before = {aspect.name: aspect.before(seen) for aspect in applying}
-    result, error, printed = call_catching(fn, args, kwargs, learner_file)
+    result, error, printed = _call_within(contexts, fn, args, kwargs, learner_file)
     observation["printed"] = _printed(printed)
     if error:
         observation["raised"] = error
@@ -212,6 +215,14 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
             if aspect.stage == stage:
                 observation.update(aspect.observe(seen))   # type: ignore[typeddict-item]
     return observation
+
+
+def _call_within(contexts: list, fn, args, kwargs, learner_file):
+    """``call_catching`` inside the aspects' contexts (entered and left around the call alone)."""
+    with ExitStack() as stack:
+        for context in contexts:
+            stack.enter_context(context)
+        return call_catching(fn, args, kwargs, learner_file)
 
 
 def _identities(args, kwargs) -> dict:
@@ -234,7 +245,8 @@ def _again(fn, case, seed, target, learner_file):
 
 INSTRUMENTS = Instruments(describe=describe, tensors_by_path=tensors_by_path, plain_tensors=PLAIN_TENSORS, base=TENSOR_BASE,
                           torch_functions_off=torch_functions_off, backward=_autograd_backward, poke=poke,
-                          rng_digest=rng_digest, call_catching=call_catching, probe_call=Call)
+                          rng_digest=rng_digest, call_catching=call_catching, probe_call=Call,
+                          device_watch=DefaultDeviceWatch)
 
 
 def observe_function(fn, spec: Function, kata: str, device: str, learner_file=None, extras=()) -> list[Observation]:

@@ -340,6 +340,7 @@ class Function:
     atol: float | None = None
     probes: tuple = ()
     timeout: float | None = None   # seconds for all of its cases, when the default is too tight
+    losses: int | None = None      # aspect "procedure": the losses are the result's item at this index
 
     def __post_init__(self):
         unknown = set(self.aspects) - ALL_ASPECTS

@@ -88,18 +88,35 @@ def _next_up(doc: dict, katas: list[KataInfo], infos: dict, lang: str, colour: b
     passed, that everything (or everything graded here) is done."""
     pending = [(kata, entry) for kata in doc["katas"] for entry in kata["functions"] if entry["status"] != "passed"]
     if pending:
-        kata, entry = pending[0]
+        kata, entry = _where_the_learner_is(pending, doc, infos)
         info = infos[f"{kata['kata']}.{entry['name']}"]
+        graded_lessons = {infos[f"{k['kata']}.{e['name']}"].lesson.name for k in doc["katas"] for e in k["functions"]}
+        only = ["  " + message("grade.next_lesson_only", lang, lesson=info.lesson.name)] if len(graded_lessons) > 1 else []
         return [_paint(message("line.next", lang, name=info.qualified, title=pick(info.title, lang),
                                lesson=lesson_text(info.section, lang, info.lesson)), "next", colour),
                 *("  " + line for line in with_hint(entry, lang).splitlines()),
                 "  " + message("grade.run_hint", lang, test_path=f"tests/test_{info.kata}.py", function=info.name),
+                *only,
                 ""]
     if not doc["katas"]:
         return []
     graded = sum(len(kata["functions"]) for kata in doc["katas"])
     everything = sum(len(kata.functions) for kata in katas)
     return [message("grade.all_done" if graded >= everything else "grade.selection_done", lang)]
+
+
+def _where_the_learner_is(pending: list, doc: dict, infos: dict) -> tuple:
+    """The next function to work on: the first one not passed in the last lesson the learner has
+    begun (one of its functions is no longer a stub), so that a learner of the second lesson is not
+    sent back to the first lesson's first kata; the first one not passed where no lesson is begun."""
+    begun = [infos[f"{kata['kata']}.{entry['name']}"].lesson.name
+             for kata in doc["katas"] for entry in kata["functions"] if entry["status"] != "todo"]
+    if begun:
+        in_lesson = [(kata, entry) for kata, entry in pending
+                     if infos[f"{kata['kata']}.{entry['name']}"].lesson.name == begun[-1]]
+        if in_lesson:
+            return in_lesson[0]
+    return pending[0]
 
 
 def summary_line(doc: dict, lang: str) -> str:

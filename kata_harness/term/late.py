@@ -16,6 +16,7 @@ columns are allowed.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -94,22 +95,40 @@ class Policy:
         return 0.0
 
 
-def read_extensions(path: Path, roster: Roster | None) -> dict[str, datetime]:
+def read_extensions(path: Path, roster: Roster | None, known: Collection[str] | None = None) -> dict[str, datetime]:
     """{submission folder's name (``name_key``): its deadline} from the extensions file, whose lines
-    name a student by ``submission``, or by ``email`` or ``id`` through the roster; raises PolicyError."""
+    name a student by ``submission``, or by ``email`` or ``id`` through the roster; raises PolicyError
+    naming the lines where two name one student, or where one names a student the class does not
+    have: not on the roster, or (with no roster) none of the ``known`` names (its folders, the
+    record's submissions). A typo must not leave a student's own deadline where it was."""
     try:
         rows = read_table(path, (), "the extensions file")
     except TableError as error:
         raise PolicyError(str(error)) from None
-    extended = {}
+    extended: dict[str, datetime] = {}
+    lines: dict[str, int] = {}
+    keys = None if known is None else {name_key(name) for name in known}
     for line, cells in rows:
         if "deadline" not in cells and "due" not in cells:
             raise PolicyError(f"the extensions file {path}: no column deadline (or due) in its first line")
-        name = cells.get("submission") or _rostered(cells, roster, f"{path}, line {line}")
+        where = f"{path}, line {line}"
+        name = cells.get("submission") or _rostered(cells, roster, where)
+        key = name_key(name)
+        if roster is not None and roster.find(name) is None:
+            raise PolicyError(f"the extensions file {where}: no student with submission {name} in the roster "
+                              f"(a misspelt name would leave the student's own deadline unmoved)")
+        if roster is None and keys is not None and key not in keys:
+            raise PolicyError(f"the extensions file {where}: {name} is no submission of the class (no folder "
+                              f"and no submission in the record has that name; a misspelt one would leave the "
+                              f"student's own deadline unmoved)")
+        if key in lines:
+            raise PolicyError(f"the extensions file {where}: {name} has an extension on line {lines[key]} too "
+                              f"(one deadline per student: keep one line)")
+        lines[key] = line
         try:
-            extended[name_key(name)] = parse_time(cells.get("deadline") or cells.get("due", ""))
+            extended[key] = parse_time(cells.get("deadline") or cells.get("due", ""))
         except ValueError as error:
-            raise PolicyError(f"the extensions file {path}, line {line}: {error}") from None
+            raise PolicyError(f"the extensions file {where}: {error}") from None
     return extended
 
 

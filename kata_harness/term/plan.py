@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,13 +54,14 @@ def names_a_record(at: str) -> bool:
 
 def settle(*, at: str | None, record: str | None, roster_file: str | None, extensions: str | None,
            late_rules: Sequence[str] = (), shard: str | None = None, feedback: str | None = None,
-           out: Path) -> TermPlan:
-    """The ``TermPlan`` of batch's options: every file read and every combination checked now;
-    raises ``UsageError`` naming what is wrong."""
+           out: Path, folders: Collection[str] | None = None) -> TermPlan:
+    """The ``TermPlan`` of batch's options: every file read and every combination checked now
+    (``folders``: the class's submission folders, which an extension may name where no roster is
+    given); raises ``UsageError`` naming what is wrong."""
     try:
         students = roster.read_roster(Path(roster_file)) if roster_file else None
         submissions = read_record(Path(record)) if record else None
-        policy = _policy(at, late_rules, extensions, submissions, students)
+        policy = _policy(at, late_rules, extensions, submissions, students, folders)
         part = parse_shard(shard) if shard else None
     except (roster.RosterError, RecordError, late.PolicyError, ShardError) as error:
         raise UsageError(f"batch: {error}") from None
@@ -70,7 +71,7 @@ def settle(*, at: str | None, record: str | None, roster_file: str | None, exten
 
 
 def _policy(at: str | None, rules: Sequence[str], extensions: str | None, record: Record | None,
-            students: roster.Roster | None) -> late.Policy | None:
+            students: roster.Roster | None, folders: Collection[str] | None) -> late.Policy | None:
     """The late policy: with a record and a deadline (``--at DATE``); ``--late`` and
     ``--extensions`` need both, since they apply to the record's times."""
     deadline = _deadline(at) if record is not None else None
@@ -79,7 +80,8 @@ def _policy(at: str | None, rules: Sequence[str], extensions: str | None, record
                                "--record FILE and the deadline as --at DATE")
     if deadline is None:
         return None
-    extended = late.read_extensions(Path(extensions), students) if extensions else {}
+    known = None if folders is None else [*folders, *(record.submissions if record else ())]
+    extended = late.read_extensions(Path(extensions), students, known) if extensions else {}
     return late.Policy(deadline, tuple(late.parse_rule(rule) for rule in rules), extended)
 
 

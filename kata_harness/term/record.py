@@ -100,7 +100,7 @@ class Record:
     source: str
     submissions: dict[str, list[Submitted]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
-    spellings: dict[str, dict[str, None]] = field(default_factory=dict)   # key -> its owners as written
+    spellings: dict[str, dict[str, list[str]]] = field(default_factory=dict)   # key -> owner as written -> where
 
     def add(self, name: str, submitted: Submitted, owner: str | None = None) -> None:
         """File ``submitted`` under the folder name ``name`` (one name: its key), made by ``owner``
@@ -108,7 +108,7 @@ class Record:
         found = name_key(name)
         self.submissions.setdefault(found, []).append(submitted)
         self.submissions[found].sort(key=lambda s: s.at)
-        self.spellings.setdefault(found, {})[owner if owner is not None else name] = None
+        self.spellings.setdefault(found, {}).setdefault(owner if owner is not None else name, []).append(submitted.where)
 
     def clash(self, name: str) -> list[str]:
         """The owners the record writes for the key of ``name`` where it writes more than one (two
@@ -116,9 +116,26 @@ class Record:
         owners = list(self.spellings.get(name_key(name), ()))
         return owners if len(owners) > 1 else []
 
+    def clash_lines(self, name: str) -> str:
+        """Where the record writes each of the clashing owners of ``name`` (``'Bob': record.csv line
+        2; 'bob': record.csv line 5``); empty where there is no clash."""
+        if not self.clash(name):
+            return ""
+        return "; ".join(f"{owner!r}: {', '.join(wheres)}" for owner, wheres in self.spellings[name_key(name)].items())
+
+    def refuse_clashes(self) -> None:
+        """Name in ``problems`` every name the record writes in two spellings of one key (read once,
+        before anything is graded): their lines are used for neither student."""
+        for found, owners in self.spellings.items():
+            if len(owners) > 1:
+                self.problems.append(f"{', '.join(map(repr, owners))} are one student's name (they differ only "
+                                     f"in case, spaces or Unicode form), so nothing says whose these are: "
+                                     f"{self.clash_lines(found)}; neither is graded")
+
     def of(self, name: str) -> list[Submitted]:
-        """The submissions of the folder ``name``, oldest first (none: the record does not list it)."""
-        return list(self.submissions.get(name_key(name), ()))
+        """The submissions of the folder ``name``, oldest first (none: the record does not list it, or
+        it writes two students' names of one key, whose histories are never merged)."""
+        return [] if self.clash(name) else list(self.submissions.get(name_key(name), ()))
 
     def latest(self, name: str, until: datetime | None = None) -> Submitted | None:
         """The last submission of ``name`` made at or before ``until`` (None: the last of all)."""
@@ -137,7 +154,8 @@ class Record:
 
 def read_record(path: Path) -> Record:
     """The record in ``path``: Classroom 50's ``scores.json`` for a ``.json`` file, else a CSV of
-    submission times; raises ``RecordError`` naming what is wrong."""
+    submission times; raises ``RecordError`` naming what is wrong (a file nested too deep to be
+    a record among it). Names of one key written two ways are named in its ``problems``."""
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(read_regular(path, RECORD_LIMIT).decode("utf-8"))
@@ -145,12 +163,18 @@ def read_record(path: Path) -> Record:
             raise RecordError(f"the record {path}: cannot be read ({error.strerror or error})") from None
         except ValueError as error:
             raise RecordError(f"the record {path}: not JSON ({str(error)[:200]})") from None
-        return _classroom50(data, path.name)
-    try:
-        rows = read_table(path, COLUMNS, "the record")
-    except TableError as error:
-        raise RecordError(str(error)) from None
-    return _csv(rows, path.name)
+        except RecursionError:
+            raise RecordError(f"the record {path}: nested too deep to be Classroom 50's scores.json "
+                              f"(its values nest a few levels, never thousands)") from None
+        found = _classroom50(data, path.name)
+    else:
+        try:
+            rows = read_table(path, COLUMNS, "the record")
+        except TableError as error:
+            raise RecordError(str(error)) from None
+        found = _csv(rows, path.name)
+    found.refuse_clashes()
+    return found
 
 
 def _csv(rows: list[tuple[int, dict[str, str]]], source: str) -> Record:

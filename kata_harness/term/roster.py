@@ -21,6 +21,7 @@ from .tables import TableError, read_table
 
 COLUMNS = ("submission", "student", "email", "id")
 IDENTITY = COLUMNS[1:]          # what a row gains from the roster
+UNIQUE = ("submission", "email", "id")   # one student's each: two lines with one are refused
 NO_SUBMISSION = "no submission"
 NOT_ROSTERED = "not on the roster"
 
@@ -62,22 +63,36 @@ class Roster:
 
 
 def read_roster(path: Path) -> Roster:
-    """The roster in ``path``; raises RosterError (a missing column, a submission listed twice)."""
+    """The roster in ``path``; raises RosterError naming the lines (a missing column, a submission
+    folder, an email or an id on two lines)."""
     try:
         rows = read_table(path, COLUMNS, "the roster")
     except TableError as error:
         raise RosterError(str(error)) from None
     students: list[Student] = []
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}   # (column, its value as compared) -> the line that has it
     for line, cells in rows:
         if not cells["submission"]:
             raise RosterError(f"the roster {path}, line {line}: no submission folder named")
-        key = name_key(cells["submission"])
-        if key in seen:
-            raise RosterError(f"the roster {path}, line {line}: {cells['submission']} is on line {seen[key]} too")
-        seen[key] = line
+        for column in UNIQUE:
+            if not cells[column]:
+                continue   # an id the platform has not given yet is nobody's
+            value = (column, _compared(column, cells[column]))
+            if value in seen:
+                raise RosterError(f"the roster {path}, line {line}: {column} {cells[column]} is on line "
+                                  f"{seen[value]} too: one {column} is one student's, so nothing says which "
+                                  f"line is theirs (the exports would give one of them both grades)")
+            seen[value] = line
         students.append(Student(cells["submission"], cells["student"], cells["email"], cells["id"]))
     return Roster(tuple(students))
+
+
+def _compared(column: str, value: str) -> str:
+    """``value`` as the roster's look-ups compare it: a submission folder by its one identity, an
+    email without regard to case, an id as written."""
+    if column == "submission":
+        return name_key(value)
+    return value.casefold() if column == "email" else value
 
 
 def with_identity(row: dict, student: Student | None, note: str = NOT_ROSTERED) -> dict:

@@ -20,7 +20,8 @@ class TableError(ValueError):
 def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[int, dict[str, str]]]:
     """The rows of the CSV file ``path`` as (line number, {column: cell}), every cell stripped of
     surrounding spaces; raises ``TableError`` when it cannot be read, is not UTF-8, or its header
-    lacks a ``required`` column (``what`` names the file in the message: "the roster")."""
+    lacks a ``required`` column or names a column twice (``what`` names the file in the message:
+    "the roster")."""
     try:
         text = read_regular(path, TABLE_LIMIT).decode("utf-8-sig")
     except OSError as error:
@@ -29,6 +30,11 @@ def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[i
         raise TableError(f"{what} {path}: not UTF-8 text (save it as CSV UTF-8)") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [name.strip() for name in reader.fieldnames or []]
+    twice = _repeated(header)
+    if twice:
+        named = f"the columns {', '.join(twice)} are" if len(twice) > 1 else f"the column {twice[0]} is"
+        raise TableError(f"{what} {path}, line {reader.line_num}: {named} named more than once (nothing says which one "
+                         f"holds the students' cells: keep one, rename or remove the others)")
     missing = [name for name in required if name not in header]
     if missing:
         raise TableError(f"{what} {path}: no column {', '.join(missing)} in its first line (it has: "
@@ -43,3 +49,16 @@ def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[i
     except csv.Error as error:
         raise TableError(f"{what} {path}, line {reader.line_num}: {error}") from None
     return rows
+
+
+def _repeated(header: list[str]) -> list[str]:
+    """The column names ``header`` holds more than once, case aside (``email`` and ``Email``: a
+    reader would keep one and drop the other without a word); unnamed columns (a spreadsheet's
+    trailing commas) do not count."""
+    seen: dict[str, str] = {}
+    twice: dict[str, None] = {}
+    for name in filter(None, header):
+        if name.casefold() in seen:
+            twice[seen[name.casefold()]] = None
+        seen.setdefault(name.casefold(), name)
+    return list(twice)

@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- two_loss_grads ---------------------------------------------------------------------------
 
 
-@wrong("two_loss_grads", "second time", "keep the graph")
+@wrong("two_loss_grads", "second time", "frees the graph")
 def two_backwards_without_retaining(model, x):
     out = model(x)
     out.mean().backward()
@@ -18,7 +18,7 @@ def two_backwards_without_retaining(model, x):
     return first, model.weight.grad
 
 
-@wrong("two_loss_grads", "adds", "each loss alone")
+@wrong("two_loss_grads", "adds", "sum of both")
 def two_backwards_adding_up(model, x):
     out = model(x)
     out.mean().backward(retain_graph=True)
@@ -27,7 +27,7 @@ def two_backwards_adding_up(model, x):
     return first, model.weight.grad
 
 
-@wrong("two_loss_grads", "once", "keep the graph")
+@wrong("two_loss_grads", "once", "one forward pass")
 def two_forward_passes(model, x):
     first, = torch.autograd.grad(model(x).mean(), model.weight)
     second, = torch.autograd.grad((model(x) ** 2).mean(), model.weight)
@@ -42,7 +42,47 @@ def two_backwards_retaining(model, x):
     first = model.weight.grad.clone()
     model.weight.grad = None
     (out ** 2).mean().backward()
-    return first, model.weight.grad
+    return first, model.weight.grad.clone()
+
+
+@right("two_loss_grads")
+def two_backwards_into_zeroed_grads(model, x):
+    out = model(x)
+    model.zero_grad(set_to_none=False)   # zeros in place: a stale gradient is gone, the tensor stays
+    out.mean().backward(retain_graph=True)
+    first = model.weight.grad.detach().clone()
+    model.weight.grad.zero_()
+    (out ** 2).mean().backward()
+    return first, model.weight.grad.detach().clone()
+
+
+@wrong("two_loss_grads", "stale", "adds")
+def two_backwards_without_clearing_first(model, x):
+    out = model(x)
+    out.mean().backward(retain_graph=True)   # adds to whatever .grad held before the call
+    first = model.weight.grad.clone()
+    model.weight.grad = None
+    (out ** 2).mean().backward()
+    return first, model.weight.grad.clone()
+
+
+@wrong("two_loss_grads", "the very tensor", "next backward()")
+def two_backwards_returning_the_grad_itself(model, x):
+    out = model(x)
+    model.weight.grad = None
+    out.mean().backward(retain_graph=True)
+    first = model.weight.grad.clone()
+    model.weight.grad = None
+    (out ** 2).mean().backward()
+    return first, model.weight.grad      # the caller's next backward() adds into it
+
+
+@wrong("two_loss_grads", "requires grad", "graph of its own")
+def two_losses_keeping_a_graph(model, x):
+    out = model(x)
+    losses = [out.mean(), (out ** 2).mean()]
+    # create_graph=True also keeps the graph for the second pass, but builds one of each gradient too
+    return tuple(torch.autograd.grad(loss, model.weight, create_graph=True)[0] for loss in losses)
 
 
 @right("two_loss_grads")
@@ -55,7 +95,7 @@ def two_losses_by_autograd_grad_in_one_graph(model, x):
 # --- fit_head ---------------------------------------------------------------------------------
 
 
-@wrong("fit_head", "second time", "detach")
+@wrong("fit_head", "second time", "with their graph")
 def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
     features = encoder(x)          # its graph is freed by the first backward()
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
@@ -69,7 +109,7 @@ def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
     return losses
 
 
-@wrong("fit_head", "encoder", "retain_graph=True")
+@wrong("fit_head", "encoder", "Keeping the graph")
 def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
     features = encoder(x)
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
@@ -83,7 +123,7 @@ def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
     return losses
 
 
-@wrong("fit_head", "once", "before the loop")
+@wrong("fit_head", "once", "again and again")
 def fit_head_running_the_encoder_every_step(encoder, head, x, y, lr, steps):
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
     losses = []
@@ -123,5 +163,85 @@ def fit_head_by_hand(encoder, head, x, y, lr, steps):
         with torch.no_grad():
             for p, g in zip(head.parameters(), grads):
                 p -= lr * g
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "stale", "adds")
+def fit_head_zeroing_after_the_step(encoder, head, x, y, lr, steps):
+    with torch.no_grad():
+        features = encoder(x)
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(head(features), y)
+        loss.backward()                # the first step adds to the head's stale .grad
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "requires_grad", "the caller's")
+def fit_head_freezing_the_callers_encoder(encoder, head, x, y, lr, steps):
+    encoder.requires_grad_(False)      # no graph into the encoder, but the caller's encoder stays frozen
+    features = encoder(x)
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "frozen", "require grad again")
+def fit_head_unfreezing_afterwards(encoder, head, x, y, lr, steps):
+    encoder.requires_grad_(False)
+    features = encoder(x)
+    encoder.requires_grad_(True)       # "restores" a flag the caller had switched off
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("fit_head", "mode", "the caller's")
+def fit_head_switching_the_encoder_to_eval(encoder, head, x, y, lr, steps):
+    encoder.eval()                     # the caller's mode, changed for good
+    with torch.no_grad():
+        features = encoder(x)
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("fit_head")
+def fit_head_freezing_for_a_moment(encoder, head, x, y, lr, steps):
+    flags = [p.requires_grad for p in encoder.parameters()]
+    encoder.requires_grad_(False)
+    features = encoder(x)
+    for p, flag in zip(encoder.parameters(), flags):
+        p.requires_grad_(flag)         # the caller's flags, as they were
+    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad(set_to_none=False)
+        loss = F.mse_loss(head(features), y)
+        loss.backward()
+        optimizer.step()
         losses.append(loss.item())
     return losses

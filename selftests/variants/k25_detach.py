@@ -8,12 +8,12 @@ from selftests.variants import right, wrong
 # --- consistency_loss -------------------------------------------------------------------------
 
 
-@wrong("consistency_loss", "constant", "detach()")
+@wrong("consistency_loss", "constant", "flowed through the target")
 def consistency_with_a_live_target(model, x, noise):
     return F.mse_loss(model(x + noise), model(x))   # gradients flow through the target too
 
 
-@wrong("consistency_loss", "no_grad", "graph")
+@wrong("consistency_loss", "recording off", "graph")
 def consistency_without_any_graph(model, x, noise):
     with torch.no_grad():
         return F.mse_loss(model(x + noise), model(x))
@@ -34,17 +34,17 @@ def consistency_with_data_target(model, x, noise):
 # --- freeze_ ----------------------------------------------------------------------------------
 
 
-@wrong("freeze_", "model.requires_grad = False", "in place")
+@wrong("freeze_", "model.requires_grad = False", "ordinary attribute")
 def freeze_by_attribute(model):
     model.requires_grad = False    # an ordinary attribute of the module: no parameter changes
 
 
-@wrong("freeze_", "eval()", "in place")
+@wrong("freeze_", "eval()", "not gradients")
 def freeze_by_eval(model):
     model.eval()
 
 
-@wrong("freeze_", "detach()", "in place")
+@wrong("freeze_", "rebinding a name", "still require grad")
 def freeze_by_detaching(model):
     for parameter in model.parameters():
         parameter = parameter.detach()   # rebinds the loop's name: the model's parameter is unchanged

@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 # --- linear_forward ---------------------------------------------------------------------------
 
 
-@wrong("linear_forward", "(out_features, in_features)", "transpose")
+@wrong("linear_forward", "(out_features, in_features)", "wrong dimension")
 def linear_without_transpose(x, weight, bias):
     return x @ weight + bias
 
@@ -41,7 +41,7 @@ def linear_from_column_weight(w, b):
     return layer
 
 
-@wrong("linear_from", "device", "w.device")
+@wrong("linear_from", "device", "default device")
 def linear_from_on_the_default_device(w, b):
     layer = nn.Linear(w.shape[0], 1, dtype=w.dtype)
     with torch.no_grad():

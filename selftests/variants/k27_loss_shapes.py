@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- regression_loss --------------------------------------------------------------------------
 
 
-@wrong("regression_loss", "(N, N)", "size-1 dimension")
+@wrong("regression_loss", "(N, N)", "every prediction compared with every target")
 def loss_broadcast_to_a_matrix(model, x, y):
     return F.mse_loss(model(x), y)          # (N, 1) against (N,): every prediction against every target
 
@@ -18,7 +18,7 @@ def loss_by_hand_broadcast(model, x, y):
     return ((model(x) - y) ** 2).mean()
 
 
-@wrong("regression_loss", "graph", "item()")
+@wrong("regression_loss", "graph", "number taken out of the loss")
 def loss_as_a_number(model, x, y):
     return torch.tensor(F.mse_loss(model(x).squeeze(1), y).item())
 
@@ -62,3 +62,15 @@ def data_by_as_tensor(features, targets):
 def data_by_rows(features, targets):
     x = torch.stack([torch.tensor(row, dtype=torch.float32) for row in features])
     return x, torch.tensor([[float(t)] for t in targets])
+
+
+@wrong("regression_loss", "caller's model", "mode")
+def loss_in_training_mode(model, x, y):
+    model.train()                      # "the training loss": but the caller's model was in eval mode
+    return F.mse_loss(model(x).squeeze(1), y)
+
+
+@wrong("regression_loss", "caller's model", ".grad")
+def loss_clearing_the_gradients(model, x, y):
+    model.zero_grad()                  # "a clean start": the caller may be accumulating gradients
+    return F.mse_loss(model(x).squeeze(1), y)

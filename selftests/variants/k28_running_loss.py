@@ -86,7 +86,7 @@ def train_epoch_mean_over_samples(model, batches, lr):
     return total / rows
 
 
-@wrong("train_epoch", "stale .grad")
+@wrong("train_epoch", "stale gradient")
 def train_epoch_zeroing_after_the_step(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total = 0.0

@@ -81,7 +81,7 @@ def stepped_uphill(params, lr):
     return [(p + lr * p.grad).detach().requires_grad_() for p in params]
 
 
-@wrong("stepped", "requires_grad", "requires_grad_()")
+@wrong("stepped", "requires_grad", "flag off")
 def stepped_without_grad(params, lr):
     with torch.no_grad():
         return [p - lr * p.grad for p in params]
@@ -107,4 +107,18 @@ def stepped_by_new_leaves(params, lr):
         with torch.no_grad():
             new = p.sub(p.grad, alpha=lr)
         fresh.append(new.requires_grad_())
+    return fresh
+
+
+@wrong("stepped", "no longer records", "never switched back on")
+def stepped_switching_recording_off(params, lr):
+    torch.set_grad_enabled(False)      # "no graph for the update": and none for the caller's next forward
+    return [(p - lr * p.grad).requires_grad_() for p in params]
+
+
+@wrong("stepped", "caller's tensors", ".grad")
+def stepped_clearing_the_gradients(params, lr):
+    fresh = [(p - lr * p.grad).detach().requires_grad_() for p in params]
+    for p in params:
+        p.grad = None                  # "tidy": but the caller's .grad is not this step's to clear
     return fresh

@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 # --- train_steps ------------------------------------------------------------------------------
 
 
-@wrong("train_steps", "between backward() and step()", "clear them through the optimizer")
+@wrong("train_steps", "between backward() and step()", "wipes the gradients")
 def steps_clearing_before_the_step(model, optimizer, x, y, steps):
     losses = []
     for _ in range(steps):
@@ -21,7 +21,7 @@ def steps_clearing_before_the_step(model, optimizer, x, y, steps):
     return losses
 
 
-@wrong("train_steps", "once", "start of every step")
+@wrong("train_steps", "once", "add up across steps")
 def steps_clearing_once(model, optimizer, x, y, steps):
     optimizer.zero_grad()
     losses = []
@@ -46,7 +46,7 @@ def steps_with_an_optimizer_of_its_own(model, optimizer, x, y, steps):
     return losses
 
 
-@right("train_steps")
+@wrong("train_steps", "stale .grad", "adds")
 def steps_clearing_after_the_step(model, optimizer, x, y, steps):
     losses = []
     for _ in range(steps):
@@ -133,7 +133,7 @@ def adam_on_a_parameter_list(model, x, y, lr, steps):
 # --- clipped_step -----------------------------------------------------------------------------
 
 
-@wrong("clipped_step", "after backward()", "before step()")
+@wrong("clipped_step", "before backward()", "after step()")
 def clip_before_backward(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     optimizer.zero_grad()
@@ -144,7 +144,7 @@ def clip_before_backward(model, x, y, lr, max_norm):
     return loss.item()
 
 
-@wrong("clipped_step", "after backward()", "before step()")
+@wrong("clipped_step", "before backward()", "after step()")
 def clip_after_step(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     optimizer.zero_grad()
@@ -188,7 +188,7 @@ def clip_with_zero_grad_on_the_model(model, x, y, lr, max_norm):
     return loss.item()
 
 
-@wrong("adam_fit", "stale .grad", "adds")
+@wrong("adam_fit", "stale gradient", "adds")
 def adam_fit_zeroing_after_each_step(model, x, y, lr, steps):
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     losses = []
@@ -201,7 +201,7 @@ def adam_fit_zeroing_after_each_step(model, x, y, lr, steps):
     return losses
 
 
-@wrong("clipped_step", "stale .grad", "twice")
+@wrong("clipped_step", "stale gradient", "twice")
 def clipped_step_without_zero_grad(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     loss = F.mse_loss(model(x), y)
@@ -222,3 +222,94 @@ def clipped_step_setting_grads_to_none_by_hand(model, x, y, lr, max_norm):
         for p in model.parameters():
             p -= lr * p.grad
     return loss.item()
+
+
+# --- judged as procedures, and with the caller's state ---------------------------------------
+
+
+@wrong("train_steps", "after", "before")
+def steps_recording_the_loss_after_its_step(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        optimizer.step()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(x), y).item())
+    return losses
+
+
+@wrong("train_steps", "number of steps")
+def steps_one_too_few(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps - 1):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("train_steps", "two calls", "state")
+def steps_rebuilding_the_optimizer(model, optimizer, x, y, steps):
+    fresh = type(optimizer)(model.parameters(), **optimizer.defaults)   # the same settings, none of its state
+    losses = []
+    for _ in range(steps):
+        fresh.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        fresh.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("train_steps")
+def steps_setting_grads_to_none_by_hand(model, optimizer, x, y, steps):
+    losses = []
+    for _ in range(steps):
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                p.grad = None
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@right("train_steps")
+def steps_through_a_closure(model, optimizer, x, y, steps):
+    def closure():
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        return loss
+    return [optimizer.step(closure).item() for _ in range(steps)]
+
+
+@wrong("adam_fit", "frozen", "requires_grad")
+def adam_fit_unfreezing_the_model(model, x, y, lr, steps):
+    model.requires_grad_(True)    # "make sure everything trains": the caller froze part of it
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
+@wrong("adam_fit", "number of steps")
+def adam_fit_one_step_too_many(model, x, y, lr, steps):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps + 1):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses

@@ -25,7 +25,7 @@ def validate_in_training_mode(model, batches, val_x, val_y, lr, epochs):
     return losses
 
 
-@wrong("fit_with_validation", "back to training mode", "every epoch")
+@wrong("fit_with_validation", "Never switching back", "next epoch trains without dropout")
 def never_back_to_training_mode(model, batches, val_x, val_y, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -37,7 +37,7 @@ def never_back_to_training_mode(model, batches, val_x, val_y, lr, epochs):
     return losses
 
 
-@wrong("fit_with_validation", "no_grad", "graph")
+@wrong("fit_with_validation", "not whether autograd records", "graph")
 def validate_with_a_graph(model, batches, val_x, val_y, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -84,4 +84,74 @@ def validate_in_a_helper(model, batches, val_x, val_y, lr, epochs):
     for _ in range(epochs):
         _epoch(model, optimizer, batches)
         losses.append(validation_loss())
+    return losses
+
+
+# --- what the contract promises, not how many random numbers are drawn ------------------------
+
+
+@right("fit_with_validation")
+def validate_logging_a_training_loss(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses, logged = [], []
+    for _ in range(epochs):
+        model.train()
+        _epoch(model, optimizer, batches)
+        with torch.no_grad():   # one more training-mode forward pass, for a log: it changes nothing
+            logged.append(F.mse_loss(model(batches[0][0]), batches[0][1]).item())
+        model.eval()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    model.train()
+    return losses
+
+
+@right("fit_with_validation")
+def validate_drawing_random_numbers_of_its_own(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for epoch in range(epochs):
+        order = torch.randperm(len(batches))          # drawn, then not used: the batches go in order
+        model.train()
+        _epoch(model, optimizer, batches)
+        model.eval()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+        del order
+    model.train()
+    return losses
+
+
+# --- the caller's states ---------------------------------------------------------------------
+
+
+@wrong("fit_with_validation", "stale .grad", "adds")
+def validate_clearing_after_the_step(model, batches, val_x, val_y, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        model.train()
+        for x, y in batches:
+            F.mse_loss(model(x), y).backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        model.eval()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    model.train()
+    return losses
+
+
+@wrong("fit_with_validation", "frozen", "requires_grad")
+def validate_unfreezing_the_model(model, batches, val_x, val_y, lr, epochs):
+    model.requires_grad_(True)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        model.train()
+        _epoch(model, optimizer, batches)
+        model.eval()
+        with torch.no_grad():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    model.train()
     return losses

@@ -66,7 +66,7 @@ def _measured(model, x, predict):
     return result
 
 
-@wrong("accuracy", "dim=1", "class dimension")
+@wrong("accuracy", "class dimension", "sample for each class")
 def argmax_over_samples(model, x, labels):
     return _measured(model, x, lambda logits: (logits.argmax(dim=0)[:len(labels)] == labels[:logits.shape[1]])
                      .float().mean().item())
@@ -83,7 +83,7 @@ def measures_in_training_mode(model, x, labels):
         return (model(x).argmax(dim=1) == labels).float().mean().item()
 
 
-@wrong("accuracy", "graph", "no_grad")
+@wrong("accuracy", "graph", "autograd records")
 def builds_a_graph(model, x, labels):
     mode = model.training
     model.eval()

@@ -25,8 +25,8 @@ import io
 from dataclasses import dataclass, field
 
 from ..outputs.gradebook import neutralise
-from . import identity
-from .late import number
+from ..term import identity
+from ..term.late import number
 
 LEADING = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
 DISPLAY = ("Student", "Section")          # read by people, matched by nothing: neutralised

@@ -25,6 +25,7 @@ deadline is what a clone made at the deadline holds; and with the instructor's r
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import selectors
@@ -47,6 +48,8 @@ ENTRY_LIMIT = 200_000       # files and folders of one repository's objects/ and
 REF_LIMIT = 4096            # bytes in one loose ref (a commit id, or "ref: refs/...")
 REFS_LIMIT = 64 << 20       # bytes of packed-refs
 CONFIG_LIMIT = 1 << 20      # bytes of the repository's config, read only for its object format
+TAG_DEPTH = 16              # annotated tags followed from a ref to its commit
+INPUT_LIMIT = 32 << 10      # bytes written to one git command (object ids: well under a pipe's buffer)
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?(Z|[+-]\d{2}:?\d{2})?")
 _KATA_NAME = re.compile(r"k\d\d_\w+\.py")
 _SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.devnull, "-c", "log.showSignature=false",
@@ -68,6 +71,8 @@ _VIEW_CONFIG = """[core]
 \tauto = false
 {extensions}"""
 _OBJECT_FORMATS = ("sha1", "sha256")
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_IDS_AT_ONCE = 256          # object ids asked of one git cat-file (INPUT_LIMIT holds them)
 
 
 class GitError(Exception):
@@ -209,6 +214,18 @@ def _object_format(repository: Path, view: Path) -> str:
     return chosen
 
 
+def _described(name: str, rest: str, kind: str) -> int:
+    """The size in git cat-file's line ``NAME TYPE SIZE`` (``rest``: what follows the name) of an
+    object that must be a ``kind``; ``GitError`` where it is missing or another kind."""
+    if rest == "missing":
+        raise GitError(f"git cat-file: object {name[:12]} is missing from .git/objects (a partial clone's, "
+                       f"say: it is never fetched); not read")
+    found, _, size = rest.partition(" ")
+    if found != kind or not size.isdigit():
+        raise GitError(f"git cat-file: object {name[:12]} is {found or 'nothing'}, not a {kind}: not read")
+    return int(size)
+
+
 class _View:
     """A private git folder that reads one repository's objects and refs, built from checked
     copies (see the module's docstring); ``git`` runs git on it."""
@@ -238,15 +255,64 @@ class _View:
         for optional, limit in (("packed-refs", REFS_LIMIT), ("shallow", REFS_LIMIT)):
             if os.path.lexists(repository / optional):
                 _copied(repository / optional, view / optional, limit, optional)
-        chosen = _object_format(repository, view)
+        chosen = self.object_format = _object_format(repository, view)
         (view / "objects").mkdir()   # unused (GIT_OBJECT_DIRECTORY names theirs), but git expects one
         extensions = f"[extensions]\n\tobjectFormat = {chosen}\n" if chosen != "sha1" else ""
         (view / "config").write_text(_VIEW_CONFIG.format(version=1 if extensions else 0, devnull=os.devnull,
                                                          extensions=extensions))
 
-    def git(self, *args: str) -> bytes:
-        """What git prints for ``args`` on this view; raises ``GitError``."""
-        return _run(["git", *_SAFE, *args], _environment(self.folder, self.objects), self.folder, args[0])
+    def git(self, *args: str, given: bytes = b"") -> bytes:
+        """What git prints for ``args`` on this view (``given`` on its input); raises ``GitError``."""
+        return _run(["git", *_SAFE, *args], _environment(self.folder, self.objects), self.folder, args[0], given)
+
+    def sizes(self, objects: list[str], kind: str) -> dict[str, int]:
+        """{object: its size as git reports it} for ``objects``, each of which must be a ``kind``
+        (``blob``, ``tree``, ``commit``); raises ``GitError`` for a missing one or another kind. A
+        size only decides whether an object is read: what is read is checked (``verified``)."""
+        found = {}
+        for line in self._batch("--batch-check", objects).splitlines():
+            name, _, rest = line.decode("utf-8", "replace").partition(" ")
+            found[name] = _described(name, rest, kind)
+        return {name: found[name] for name in objects}
+
+    def verified(self, objects: list[str], kind: str) -> dict[str, bytes]:
+        """{object: its content} for ``objects`` (full ids), each a ``kind``, each checked against
+        its name: the repository's hash (SHA-1 or SHA-256, its object format) of ``"<kind>
+        <size>\\0<content>"`` must be the id git was asked for. Git does not check a loose
+        object or a pack's entry as it reads it, so a file stored under one object's name can hold
+        another's content; such an object raises ``GitError``, as a missing one does (it is never
+        fetched)."""
+        contents: dict[str, bytes] = {}
+        pending = list(dict.fromkeys(name.lower() for name in objects))
+        while pending:
+            output = memoryview(self._batch("--batch", pending[:_IDS_AT_ONCE]))
+            for name in pending[:_IDS_AT_ONCE]:
+                end = bytes(output[:200]).find(b"\n")
+                header = bytes(output[:end]).decode("utf-8", "replace") if end >= 0 else ""
+                reported, _, rest = header.partition(" ")
+                if reported != name:
+                    raise GitError(f"git cat-file answered {header[:80]!r} for {name[:12]}: not read")
+                size = _described(name, rest, kind)
+                content = bytes(output[end + 1:end + 1 + size])
+                if len(content) != size:
+                    raise GitError(f"git cat-file gave {len(content)} of {size} bytes of {name[:12]}: not read")
+                output = output[end + 2 + size:]   # the content, then a newline
+                digest = hashlib.new(self.object_format, f"{kind} {size}\0".encode() + content).hexdigest()
+                if digest != name:
+                    raise GitError(f"object {name[:12]} ({kind}) in .git/objects does not hold what its name says "
+                                   f"(its content hashes to {digest[:12]}): the repository was altered after that "
+                                   f"object was made; not read")
+                contents[name] = content
+            pending = pending[_IDS_AT_ONCE:]
+        return {name: contents[name.lower()] for name in objects}
+
+    def _batch(self, option: str, objects: list[str]) -> bytes:
+        """What ``git cat-file OPTION`` prints for ``objects`` (ids only, never names git would
+        resolve: anything else is refused before git sees it)."""
+        for name in objects:
+            if not _OBJECT_ID.fullmatch(name):
+                raise GitError(f"{name[:80]!r} is not an object id: not read")
+        return self.git("cat-file", option, given="".join(f"{name}\n" for name in objects).encode())
 
     def close(self) -> None:
         """Remove the view (the repository itself is never written)."""
@@ -275,15 +341,23 @@ def _environment(view: Path, objects: Path | None) -> dict[str, str]:
     return environment
 
 
-def _run(command: list[str], environment: dict, cwd: Path, name: str = "") -> bytes:
+def _run(command: list[str], environment: dict, cwd: Path, name: str = "", given: bytes = b"") -> bytes:
     """The standard output of ``command`` (at most ``OUTPUT_LIMIT`` bytes, within ``GIT_TIMEOUT``
-    seconds); ``GitError`` when it fails, prints more, or takes longer."""
+    seconds), ``given`` on its standard input (less than a pipe holds, so writing it never waits);
+    ``GitError`` when it fails, prints more, or takes longer."""
     name = name or command[1]
+    assert len(given) <= INPUT_LIMIT
     try:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env=environment, cwd=cwd)
+        process = subprocess.Popen(command, stdin=subprocess.PIPE if given else subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, cwd=cwd)
     except FileNotFoundError:
         raise GitError("git is not installed here (--at needs it)") from None
+    if process.stdin is not None:
+        try:
+            process.stdin.write(given)
+            process.stdin.close()
+        except BrokenPipeError:   # git ended already: its status says why
+            pass
     output, errors, problem = _read_both(process, name)
     if problem:
         process.kill()
@@ -324,10 +398,26 @@ def _read_both(process: subprocess.Popen, name: str) -> tuple[bytearray, bytearr
 
 
 def _commit_of(view: _View, ref: str) -> str | None:
+    """The commit ``ref`` names (None: it names nothing there), through the annotated tags on the way,
+    each checked against its name (``_View.verified``: a forged one raises ``GitError``)."""
     try:
-        return view.git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip() or None
+        named = view.git("rev-parse", "--verify", "--quiet", ref).decode().strip()
     except GitError:
         return None
+    for _ in range(TAG_DEPTH):
+        if not _OBJECT_ID.fullmatch(named):
+            return None
+        kind = view.git("cat-file", "-t", named).decode().strip()
+        if kind == "commit":
+            view.verified([named], "commit")
+            return named
+        if kind != "tag":
+            return None
+        found = re.match(rb"object ([0-9a-f]{40}|[0-9a-f]{64})\n", view.verified([named], "tag")[named])
+        if found is None:
+            raise GitError(f"tag {named[:12]} names no object: not read")
+        named = found.group(1).decode()
+    raise GitError(f"{ref} is a chain of more than {TAG_DEPTH} tags: not read")
 
 
 def _default_branch(view: _View) -> str:
@@ -345,11 +435,23 @@ def committer_date(repository: Path, commit: str) -> str:
 
 
 def _committer_date(view: _View, commit: str) -> str:
-    raw = view.git("cat-file", "commit", commit).decode("utf-8", "replace")
-    match = re.search(r"^committer .* (\d+) [+-]\d{4}$", raw, re.MULTILINE)
+    return _commit_date(view.verified([commit], "commit")[commit])
+
+
+def _commit_date(raw: bytes) -> str:
+    """The committer date of a commit object's content, as ISO 8601 in UTC (``?`` where it has none)."""
+    match = re.search(r"^committer .* (\d+) [+-]\d{4}$", raw.decode("utf-8", "replace"), re.MULTILINE)
     if not match:
         return "?"
     return datetime.fromtimestamp(int(match.group(1)), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _tree_of(raw: bytes, commit: str) -> str:
+    """The tree a commit object's content names (its first line)."""
+    match = re.match(rb"tree ([0-9a-f]{40}|[0-9a-f]{64})\n", raw)
+    if not match:
+        raise GitError(f"commit {commit[:12]} names no tree: not read")
+    return match.group(1).decode()
 
 
 def resolve(folder: Path, at: str) -> Point:
@@ -381,44 +483,73 @@ def recorded(folder: Path, commit: str, named: str) -> Point:
     """The commit the instructor's record names (a full SHA) as the point to grade ``folder`` at,
     ``named`` as the record names it; raises ``GitError`` where the repository does not hold exactly
     that commit (the record is what decides, not the repository's tags or dates)."""
+    commit = commit.lower()
     with _viewed(git_dir(folder)) as view:
-        found = _commit_of(view, commit)
-        if found is None or found != commit.lower():
-            raise GitError(f"the commit the record names ({commit[:12]}) is not in this repository: not graded")
-        return Point(found, named, _committer_date(view, found))
+        try:
+            view.sizes([commit], "commit")
+        except GitError:
+            raise GitError(f"the commit the record names ({commit[:12]}) is not in this repository: not graded") from None
+        return Point(commit, named, _committer_date(view, commit))
 
 
 def kata_files(folder: Path, point: Point, katas: set[str], limit: int) -> tuple[dict[str, bytes], list[str]]:
     """({file name: bytes}, notes): the kata files of ``point``'s commit, from its ``katas/`` folder
     (else its top folder), as a submission's working tree would be read: regular files named after
-    a kata, at most ``limit`` bytes each (a link, a submodule or a larger file is a note). An object
-    the repository lacks raises ``GitError`` (it is never fetched)."""
+    a kata, at most ``limit`` bytes each (a link, a submodule or a larger file is a note). Every
+    object read on the way (the commit, its trees, the files) is checked against its name
+    (``_View.verified``): one that holds other content, or is missing, raises ``GitError`` (a
+    missing one is never fetched)."""
     with _viewed(git_dir(folder)) as view:
-        top = _tree(view, point.commit)
-        where = f"{point.commit}:katas" if top.get("katas", ("",))[0] == "040000" else point.commit
-        entries = top if where == point.commit else _tree(view, where)
-        files, notes = {}, []
+        commit = point.commit.lower()
+        top = _tree(view, _tree_of(view.verified([commit], "commit")[commit], commit))
+        folder_mode, folder_tree = top.get("katas", ("", ""))
+        entries = _tree(view, folder_tree) if folder_mode == "040000" else top
+        notes: list[str] = []
+        wanted: dict[str, str] = {}
         for name, (mode, sha) in sorted(entries.items()):
             if not _KATA_NAME.fullmatch(name) or name[:-3] not in katas:
                 continue
             if mode not in ("100644", "100755"):
                 notes.append(f"not a regular file in git: {name} (mode {mode})")
                 continue
-            size = int(view.git("cat-file", "-s", sha).decode().strip() or 0)
-            if size > limit:
+            wanted[name] = sha
+        sizes = view.sizes(list(dict.fromkeys(wanted.values())), "blob") if wanted else {}
+        for name, sha in list(wanted.items()):
+            if sizes[sha] > limit:
                 notes.append(f"unreadable: {name} (larger than {limit} bytes)")
-                continue
-            files[name] = view.git("cat-file", "blob", sha)
-        return files, notes
+                del wanted[name]
+        contents = _blobs(view, list(dict.fromkeys(wanted.values())), sizes)
+        return {name: contents[sha] for name, sha in wanted.items()}, notes
+
+
+def _blobs(view: _View, objects: list[str], sizes: dict[str, int]) -> dict[str, bytes]:
+    """The checked contents of the blobs ``objects`` (of ``sizes``), asked for in as few git commands
+    as ``OUTPUT_LIMIT`` allows."""
+    contents: dict[str, bytes] = {}
+    group: list[str] = []
+    total = 0
+    for sha in [*objects, None]:
+        if group and (sha is None or total + sizes[sha] + 200 > OUTPUT_LIMIT):
+            contents.update(view.verified(group, "blob"))
+            group, total = [], 0
+        if sha is not None:
+            group.append(sha)
+            total += sizes[sha] + 200   # a header line and a newline around each
+    return contents
 
 
 def _tree(view: _View, tree: str) -> dict[str, tuple[str, str]]:
-    """{name: (mode, object)} of one tree's entries."""
-    entries = {}
-    for record in view.git("ls-tree", "-z", tree).split(b"\0"):
-        if not record:
-            continue
-        head, _, name = record.partition(b"\t")
-        mode, _kind, sha = head.decode().split()
-        entries[name.decode("utf-8", "surrogateescape")] = (mode, sha)
+    """{name: (mode as ls-tree writes it, object)} of one tree's entries, parsed from its checked
+    content (``<mode> <name>\\0<id as raw bytes>`` each)."""
+    raw = view.verified([tree], "tree")[tree]
+    width = len(tree) // 2   # bytes of an id: 20 (SHA-1) or 32 (SHA-256)
+    entries, at = {}, 0
+    while at < len(raw):
+        space, end = raw.find(b" ", at), raw.find(b"\0", at)
+        if space < 0 or end < space or end + 1 + width > len(raw):
+            raise GitError(f"tree {tree[:12]} is malformed: not read")
+        mode = raw[at:space].decode("ascii", "replace").zfill(6)
+        name = raw[space + 1:end].decode("utf-8", "surrogateescape")
+        entries[name] = (mode, raw[end + 1:end + 1 + width].hex())
+        at = end + 1 + width
     return entries

@@ -1,4 +1,4 @@
-"""The practice workflow's grading step: ``python3 kata_harness/classroom_step.py``.
+"""The practice workflow's grading step: ``python3 kata_harness/platforms/classroom_step.py``.
 
 It grades once (``grade.py --format workflow --against answer-key``: the template's public cases,
 whatever ``reference/`` a student adds) and writes everything the student sees itself, with no
@@ -38,7 +38,7 @@ import subprocess
 import sys
 import uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # kata_harness/platforms/..
 MIN_PYTHON = (3, 10)        # pyproject.toml's requires-python (a self-test keeps them equal)
 DEADLINE = 600              # grade.py prints a complete result within this many seconds ...
 GRADE_TIMEOUT = 660         # ... and is stopped after this many, should it hang itself

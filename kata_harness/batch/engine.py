@@ -45,7 +45,7 @@ from ..api import LaneFactory
 from ..content.curriculum import FunctionInfo
 from ..content.messages import default_language, message
 from ..files import digest, read_regular, write_atomically
-from ..isolation import sandbox
+from ..isolation import repository, sandbox
 from ..isolation.channel import Lane, can_fork, learner_lane
 from ..isolation.processes import RUN_AS_VARIABLE
 from ..judging import integrity
@@ -59,7 +59,7 @@ from ..outputs.progress import Progress
 from ..term import identity, shared
 from ..term import plan as term
 from ..term.record import Submitted, time_text
-from . import UsageError, repository
+from ..usage import UsageError
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
 ZYGOTE_RETRIES = 2            # times a kata is graded again when its zygote died under a job
@@ -194,7 +194,8 @@ def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan
     the record does not name is never graded, whatever the repository's tags and dates say."""
     assert plan.record is not None
     if owners := plan.record.clash(submission.name):
-        submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}"))
+        submission.notes.append(identity.clash_note(owners[0], owners[1:], f"owners in the record {plan.record.source}")
+                                + f" ({plan.record.clash_lines(submission.name)})")
         return
     if not plan.record.of(submission.name):
         submission.notes.append(f"no submission in the record {plan.record.source}: not graded")
@@ -707,7 +708,8 @@ def _term_plan(args) -> term.TermPlan:
     if args.record is None and args.at is not None and term.names_a_record(args.at):
         args.record, args.at = args.at, None
     plan = term.settle(at=args.at, record=args.record, roster_file=args.roster, extensions=args.extensions,
-                       late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out))
+                       late_rules=args.late or (), shard=args.shard, feedback=args.feedback, out=Path(args.out),
+                       folders=[e for e in os.listdir(args.directory) if not e.startswith(".")])  # noqa: PTH208
     if plan.record is not None:
         for problem in plan.record.problems[:20]:
             print(f"batch: {problem}", file=sys.stderr)

@@ -53,7 +53,7 @@ from ..api import read_secret
 from ..content.curriculum import cap_hints, load_curriculum
 from ..judging import answer_key, hidden, integrity
 from ..layout import LAYOUT, ROOT, Layout
-from . import UsageError
+from ..usage import UsageError
 
 COPIED_FILES = ("grade.py", "conftest.py", "pyproject.toml")
 COPIED_FOLDERS = ("katas", "tests", "kata_harness", "curriculum", "docs")
