@@ -515,6 +515,54 @@ MESSAGES = {
         "en": "your first loss (the loss at the start, w = 0 and b = 0, is the mean of y ** 2)",
         "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失就是 y ** 2 的平均值）",
     },
+    # --- the third lesson's probes ------------------------------------------------------------
+    "probe.hooks_left": {
+        "en": "how many forward hooks the caller's model holds after your call (the caller's own included)",
+        "zh": "你的调用结束后，调用者的模型上有多少个前向钩子（包括调用者自己的）",
+    },
+    "probe.scaled": {
+        "en": "your module's output on a fixed input", "zh": "你的模块对一个固定输入的输出",
+    },
+    "probe.saved": {
+        "en": "how many entries your module's state_dict() holds", "zh": "你的模块的 state_dict() 里有多少项",
+    },
+    "probe.full_batches": {
+        "en": "whether every batch of an epoch of your loader is full", "zh": "你的 DataLoader 一个 epoch 的每个批次是否都是满的",
+    },
+    "probe.covers": {
+        "en": "whether an epoch of your loader visits distinct samples, as many as fit in full batches",
+        "zh": "你的 DataLoader 的一个 epoch 是否访问了互不相同的样本，数量等于完整批次能装下的个数",
+    },
+    "probe.reshuffled": {
+        "en": "whether the second epoch of your loader comes in another order than the first",
+        "zh": "你的 DataLoader 的第二个 epoch 的顺序是否与第一个不同",
+    },
+    "probe.reproducible": {
+        "en": "whether further calls with the same seed give the same order again",
+        "zh": "用同一个种子再次调用时，是否再次给出同样的顺序",
+    },
+    "probe.seeded": {
+        "en": "whether a call with another seed gives another order", "zh": "换一个种子调用时，是否给出另一种顺序",
+    },
+    "probe.global_rng": {
+        "en": "whether iterating your loader left the global random number generator as it was",
+        "zh": "遍历你的 DataLoader 之后，全局随机数生成器是否保持原样",
+    },
+    "probe.partition": {
+        "en": "whether your two parts together hold every index once", "zh": "你的两部分合起来是否把每个下标正好包含一次",
+    },
+    "probe.shuffled": {
+        "en": "whether your validation indices are other than the last rows", "zh": "你的验证下标是否不只是最后几行",
+    },
+    "probe.finite": {
+        "en": "whether both of your standardised splits hold only finite values",
+        "zh": "你标准化后的两个集合是否只包含有限值",
+    },
+    "probe.training_split": {"en": "your standardised training split", "zh": "你标准化后的训练集"},
+    "probe.test_split": {"en": "your standardised test split", "zh": "你标准化后的测试集"},
+    "probe.graph_during_evaluation": {
+        "en": "whether autograd was recording while the model ran", "zh": "模型运行时自动求导是否在记录",
+    },
     # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
     "hint.no_more": {
         "en": "{function}: no more hints are available (hint levels here: 1-{levels})",

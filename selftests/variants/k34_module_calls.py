@@ -37,7 +37,7 @@ def calls_each_child_by_hand(model, x):
     return outputs
 
 
-@wrong("layer_outputs", "hooks", "remove()")
+@wrong("layer_outputs", "hooks", "removes it")
 def never_removes_its_hooks(model, x):
     outputs = {}
     for name, child in model.named_children():
@@ -133,7 +133,7 @@ def statistics_as_attributes(mean, std):
     return _AttributeScaler(mean, std)
 
 
-@wrong("scaler_module", "persistent=False", "never saved")
+@wrong("scaler_module", "not persistent", "never saved")
 def statistics_never_saved(mean, std):
     return _TransientScaler(mean, std)
 
@@ -151,6 +151,24 @@ class _Named(nn.Module):
 @right("scaler_module")
 def statistics_with_other_names(mean, std):
     return _Named(mean, std)
+
+
+class _Reciprocal(nn.Module):
+    mean: torch.Tensor
+    std: torch.Tensor
+
+    def __init__(self, mean, std):
+        super().__init__()
+        self.register_buffer("mean", mean.clone(), persistent=True)
+        self.register_buffer("std", std.clone(), persistent=True)
+
+    def forward(self, x):
+        return (x - self.mean) * self.std.reciprocal()
+
+
+@right("scaler_module")
+def statistics_times_the_reciprocal(mean, std):
+    return _Reciprocal(mean, std)
 
 
 # --- deployed_copy ----------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def leaves_eval_mode_on(model, loader):
     return total / count
 
 
-@wrong("evaluate_mse", "graph", "no_grad")
+@wrong("evaluate_mse", "graph", "autograd records")
 def builds_graphs(model, loader):
     was_training = model.training
     model.eval()

@@ -1,0 +1,89 @@
+"""Classic wrong answers and other correct idioms for k39_batch_norm."""
+
+import torch
+import torch.nn.functional as F
+
+from selftests.variants import right, wrong
+
+# --- validation_mse ---------------------------------------------------------------------------
+
+
+@wrong("validation_mse", "running statistics", "training mode")
+def validates_in_training_mode(model, x, y):
+    with torch.no_grad():
+        return F.mse_loss(model(x), y).item()
+
+
+@wrong("validation_mse", "mode", "back")
+def leaves_eval_mode_on(model, x, y):
+    model.eval()
+    with torch.no_grad():
+        return F.mse_loss(model(x), y).item()
+
+
+@right("validation_mse")
+def restores_in_finally(model, x, y):
+    mode = model.training
+    model.train(False)
+    try:
+        with torch.inference_mode():
+            return float(((model(x) - y) ** 2).mean())
+    finally:
+        model.train(mode)
+
+
+@right("validation_mse")
+def on_a_copy(model, x, y):
+    import copy
+
+    frozen = copy.deepcopy(model).eval()
+    with torch.no_grad():
+        return F.mse_loss(frozen(x), y).item()
+
+
+# --- predict_one ------------------------------------------------------------------------------
+
+
+@wrong("predict_one", "batch of one", "variance")
+def predicts_in_training_mode(model, sample):
+    with torch.no_grad():
+        return model(sample.unsqueeze(0)).squeeze(0)
+
+
+@wrong("predict_one", "(1, K)", "(K,)")
+def keeps_the_batch_dimension(model, sample):
+    mode = model.training
+    model.eval()
+    with torch.no_grad():
+        output = model(sample.unsqueeze(0))
+    model.train(mode)
+    return output
+
+
+@wrong("predict_one", "graph", "prediction")
+def keeps_the_graph(model, sample):
+    mode = model.training
+    model.eval()
+    output = model(sample[None])[0]
+    model.train(mode)
+    return output
+
+
+@right("predict_one")
+def reshaped_batch(model, sample):
+    mode = model.training
+    model.eval()
+    with torch.no_grad():
+        output = model(sample.reshape(1, -1)).reshape(-1)
+    model.train(mode)
+    return output
+
+
+@right("predict_one")
+def stacked_and_detached(model, sample):
+    mode = model.training
+    try:
+        model.eval()
+        return model(torch.stack([sample]))[0].detach()
+    finally:
+        model.train(mode)

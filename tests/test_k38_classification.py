@@ -1,0 +1,106 @@
+"""Checks for k38_classification: which cases, on which devices, and which aspects matter.
+
+classifier_step is judged by the loss it returns and by the model's parameters after the step
+(`inputs`: compared with the reference's step on an identical seeded copy), on models that come
+in with a stale .grad, and by the caller's model afterwards (`caller`); a softmax applied before
+the cross-entropy, or nll_loss on raw logits, changes both.
+
+accuracy gets models with dropout (this module's own, drawn with torch.rand as in k31) that come
+in in training mode and in evaluation mode, and labels such that about 70% of the samples
+are classified right; more samples than classes (so that argmax over the wrong dimension gives another
+answer). The accuracy is compared with the reference's, the caller's model afterwards (its mode),
+and probe `graph_during_evaluation` says whether a forward pass recorded a graph.
+"""
+
+import torch
+from torch import nn
+
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, graph_record, module, randint, randn, stale_grads, tracked
+
+_MODEL = [None]   # the model the case built last, for the labels recipe after it
+
+
+def model_of(source):
+    def build(gen, device):
+        _MODEL[0] = source.build(gen, device)
+        return _MODEL[0]
+    return custom(build)
+
+
+class Dropout(nn.Module):
+    """Dropout as nn.Dropout does it, its mask drawn with torch.rand (the same in every version)."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
+
+    def extra_repr(self):
+        return f"p={self.p}"
+
+
+def linear3():
+    return nn.Linear(4, 3)
+
+
+def mlp5():
+    return nn.Sequential(nn.Linear(3, 8), nn.ReLU(), nn.Linear(8, 5))
+
+
+def dropout_net():
+    return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), Dropout(0.5), nn.Linear(8, 3))
+
+
+_X = [None]
+
+
+def inputs(n, d):
+    def build(gen, device):
+        _X[0] = (torch.randn(n, d, generator=gen) * 3).to(device)
+        return _X[0]
+    return custom(build)
+
+
+def mostly_right():
+    """Labels: the model's own evaluation-mode prediction for about 70% of the samples, another class elsewhere."""
+    def build(gen, device):
+        model, x = _MODEL[0], _X[0]
+        was = model.training
+        model.eval()
+        with torch.no_grad():
+            logits = model(x)
+        model.train(was)
+        predicted = logits.argmax(dim=1)
+        shift = torch.randint(1, logits.shape[1], predicted.shape, generator=gen).to(predicted.device)
+        keep = torch.rand(predicted.shape, generator=gen).to(predicted.device) < 0.7
+        return torch.where(keep, predicted, (predicted + shift) % logits.shape[1])
+    return custom(build)
+
+
+def graph_during_evaluation(call):
+    """Whether autograd recorded during any forward pass of the model."""
+    record = graph_record(call.args[0])
+    if record is None or not record.forwards:
+        return "no forward pass seen"
+    return any(grad for _, grad in record.passes)
+
+
+KATA = Kata("k38_classification", [
+    Function("classifier_step", [
+        Case(module(linear3), randn(6, 4, scale=2.0), randint(0, 3, 6), 0.5),
+        Case(stale_grads(module(mlp5)), randn(8, 3, scale=2.0), randint(0, 5, 8), 0.3, label="stale_grads"),
+        Case(module(linear3), randn(5, 4, scale=3.0), randint(0, 3, 5), 1.0),
+        Case(stale_grads(module(linear3)), randn(4, 4), randint(0, 3, 4), 0.2, label="stale_grads", calls=2),
+    ], aspects=BASIC + ("caller",), rtol=1e-5, atol=1e-6, timeout=20),
+    Function("accuracy", [
+        Case(model_of(tracked(module(linear3))), inputs(12, 4), mostly_right()),
+        Case(model_of(tracked(module(dropout_net, train=True))), inputs(16, 4), mostly_right(), label="dropout"),
+        Case(model_of(tracked(module(dropout_net, train=False))), inputs(11, 4), mostly_right(), label="came_in_eval_mode"),
+        Case(model_of(tracked(module(mlp5))), inputs(14, 3), mostly_right()),
+    ], aspects=("shape", "dtype", "values", "caller"),
+        probes=(Probe("graph_during_evaluation", graph_during_evaluation),)),
+])

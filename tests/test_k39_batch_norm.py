@@ -1,0 +1,66 @@
+"""Checks for k39_batch_norm: which cases, on which devices, and which aspects matter.
+
+The models have batch norm (and predict_one's dropout, this module's own, drawn with torch.rand as
+in k31) and come in in training mode, and once in evaluation mode, with running statistics of
+their own (set from a few batches before the call, so that evaluation mode and training mode give
+clearly different outputs). The results are compared with the reference's; the `inputs` aspect
+compares the caller's model afterwards, its running statistics included (a forward pass in
+training mode updates them), and `caller` its mode; the results must hold no graph.
+"""
+
+import torch
+from torch import nn
+
+from kata_harness.spec import Case, Function, Kata, module, randn
+
+
+class Dropout(nn.Module):
+    """Dropout as nn.Dropout does it, its mask drawn with torch.rand (the same in every version)."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
+
+    def extra_repr(self):
+        return f"p={self.p}"
+
+
+def _warmed(net, d_in):
+    """``net`` with running statistics of its own: a few training-mode passes on shifted batches."""
+    with torch.no_grad():
+        for _ in range(3):
+            net(torch.randn(16, d_in) * 2 + 1)
+    return net
+
+
+def bn_net():
+    return _warmed(nn.Sequential(nn.Linear(3, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, 1)), 3)
+
+
+def bn_dropout_net():
+    return _warmed(nn.Sequential(nn.Linear(3, 5), nn.BatchNorm1d(5), nn.ReLU(), Dropout(0.3), nn.Linear(5, 2)), 3)
+
+
+def small_bn_net():
+    return _warmed(nn.Sequential(nn.Linear(2, 4), nn.BatchNorm1d(4), nn.Tanh(), nn.Linear(4, 1)), 2)
+
+
+RESULT = ("shape", "dtype", "device", "values", "inputs", "requires_grad", "history", "caller")
+
+KATA = Kata("k39_batch_norm", [
+    Function("validation_mse", [
+        Case(module(bn_net, train=True), randn(8, 3), randn(8, 1)),
+        Case(module(small_bn_net, train=True), randn(5, 2), randn(5, 1)),
+        Case(module(bn_net, train=False), randn(6, 3), randn(6, 1), label="came_in_eval_mode"),
+    ], aspects=RESULT, rtol=1e-5, atol=1e-6),
+    Function("predict_one", [
+        Case(module(bn_dropout_net, train=True), randn(3)),
+        Case(module(bn_net, train=True), randn(3)),
+        Case(module(bn_dropout_net, train=False), randn(3), label="came_in_eval_mode"),
+    ], aspects=RESULT, devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6),
+])
