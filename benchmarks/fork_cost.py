@@ -13,8 +13,9 @@ machine's noise falls on all of them alike):
 - *bare fork*: a child forked and ended at once: what the process costs, with no job;
 - *forked job*: a child forked to run the job (without relaying its events): the fork-per-kata floor;
 - *isolated job*: the same job isolated as batch isolates it: forked as the first process of a pid
-  namespace of its own, in the jobs' memory cgroup, with its own user and IPC namespaces and
-  session keyring and no capabilities (``child.prepare_job``), the zygote clearing up and checking
+  namespace of its own, in the jobs' memory cgroup, with its own user, IPC and network namespaces
+  and session keyring, the highest OOM score, no capabilities, 256 open files at most and the
+  system-call filter (``child.prepare_job``), the zygote clearing up and checking
   its own settings after it (``child.changed_by_job``). The benchmark process is the zygote, in
   namespaces of its own where this machine allows them, as batch's zygote is.
 

@@ -16,7 +16,9 @@ from torch import nn
 def consistency_loss(model: nn.Module, x: torch.Tensor, noise: torch.Tensor) -> torch.Tensor:
     """The mean squared error between model(x + noise) and model(x), where model(x) is a FIXED target:
     a 0-dim tensor with its graph, through which backward() sends gradients along model(x + noise)
-    only (a consistency loss: the model should give the same answer for a slightly noisy input).
+    only (a consistency loss: the model should give the same answer for a slightly noisy input). The model
+    is used as the caller hands it over (in train or eval mode, some layers frozen or none) and keeps its
+    mode and every parameter's requires_grad flag.
 
     Pitfall: with the target left in the graph, backward() also pulls model(x) towards model(x + noise),
     and the gradients differ; a target is a constant.
@@ -25,7 +27,8 @@ def consistency_loss(model: nn.Module, x: torch.Tensor, noise: torch.Tensor) -> 
 
     计算 model(x + noise) 与 model(x) 之间的均方误差，其中 model(x) 是“固定的”目标：返回一个带计算图的
     0 维张量，backward() 经过它只沿着 model(x + noise) 传回梯度（一种一致性损失：对于带一点噪声的输入，
-    模型应当给出相同的答案）。
+    模型应当给出相同的答案）。模型按调用者交来的样子使用（train 或 eval 模式，可能有几层被冻结），并保持它的模式和
+    每个参数的 requires_grad 标志。
     陷阱：如果目标留在计算图里，backward() 也会把 model(x) 拉向 model(x + noise)，梯度就不一样了；
     目标是一个常量。
     示例：consistency_loss(model, x, 0.1 * torch.randn_like(x)) -> tensor(0.0021, grad_fn=<MseLossBackward0>)

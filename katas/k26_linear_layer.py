@@ -37,7 +37,9 @@ def linear_forward(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) ->
 def linear_from(w: torch.Tensor, b: torch.Tensor) -> nn.Linear:
     """An nn.Linear(D, 1) that computes x @ w + b for x of shape (N, D): `w` has shape (D,), `b` is 0-dim
     (a fitted line, say). Its parameters hold the values of `w` and `b`, and it lives on `w`'s device,
-    in `w`'s dtype.
+    in `w`'s dtype. The layer owns its parameters: they share no memory with `w` or `b`, and they are
+    ordinary trainable parameters (leaves that require grad, with no history). `w` and `b` may themselves
+    require grad and hold a `.grad` (fitted by gradient descent): they are left as they were.
 
     Pitfall: the layer's weight is (out_features, in_features) = (1, D), not the (D,) or (D, 1) of
     x @ w; and nn.Linear(D, 1) is created on the default device unless told otherwise.
@@ -46,6 +48,8 @@ def linear_from(w: torch.Tensor, b: torch.Tensor) -> nn.Linear:
 
     返回一个 nn.Linear(D, 1)，它对形状为 (N, D) 的 x 计算 x @ w + b：`w` 的形状是 (D,)，`b` 是 0 维张量
     （比如一条拟合出来的直线）。它的参数装着 `w` 和 `b` 的数值，放在 `w` 所在的设备上，dtype 与 `w` 相同。
+    这一层拥有它自己的参数：它们与 `w`、`b` 不共用内存，并且是普通的可训练参数（需要梯度、没有历史的叶子张量）。
+    `w` 和 `b` 本身也可能需要梯度并带着 `.grad`（比如用梯度下降拟合出来的）：它们保持原样。
     陷阱：这一层的权重形状是 (out_features, in_features) = (1, D)，而不是 x @ w 里的 (D,) 或 (D, 1)；
     而且除非另外指定，nn.Linear(D, 1) 会建在默认设备上。
     示例：linear_from(torch.tensor([2.0, -1.0]), torch.tensor(0.5)).weight -> tensor([[ 2., -1.]])

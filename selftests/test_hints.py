@@ -517,6 +517,7 @@ NOT_YET_IN_ORDER = {
     "k07_indexing", "k08_dimensions", "k09_contiguity", "k10_reshape", "k11_broadcasting", "k12_joining",
     "k13_numpy_bridge", "k14_numpy_strides", "k15_bmi", "k16_leaves", "k17_inplace_autograd",
     "k18_grad_accumulation", "k19_inference", "k20_reproducibility", "k21_determinism", "k33_modules",
+    "k34_module_calls", "k35_datasets", "k36_data_loaders", "k37_real_data",
 }
 
 

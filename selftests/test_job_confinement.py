@@ -408,9 +408,11 @@ def test_a_populated_shared_mapping_counts_against_the_limit(worker):
     _all_pass(_graded(worker))
 
 
-def test_the_filter_lets_a_job_fork_start_threads_and_run_programs():
+@pytest.mark.parametrize("gpu", [False, True])
+def test_the_filter_lets_a_job_fork_start_threads_and_run_programs(gpu):
     """What a kata may still do under the filter (``restrict_system_calls``): fork, start a thread
-    (the C library's clone3 is answered "no such call" and falls back to clone), run a program."""
+    (the C library's clone3 is answered "no such call" and falls back to clone), run a program;
+    and, where a GPU is bound (whose driver may need them), make a socket."""
     if not FILTERED:
         pytest.skip("no system call filter for this machine")
     read_end, write_end = os.pipe()
@@ -419,9 +421,14 @@ def test_the_filter_lets_a_job_fork_start_threads_and_run_programs():
         try:
             os.close(read_end)
             processes.drop_capabilities()
-            seen = {"filtered": processes.restrict_system_calls()}
+            seen = {"filtered": processes.restrict_system_calls(gpu=gpu)}
             libc = ctypes.CDLL(None, use_errno=True)
             seen["unshare"] = libc.unshare(0x10000000) == 0
+            try:
+                socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close()
+                seen["socket"] = True
+            except OSError:
+                seen["socket"] = False
             ran: list = []
             thread = threading.Thread(target=lambda: ran.append(True))
             thread.start()
@@ -438,7 +445,8 @@ def test_the_filter_lets_a_job_fork_start_threads_and_run_programs():
     os.close(write_end)
     answer = b"".join(iter(lambda: os.read(read_end, 4096), b""))
     os.waitpid(pid, 0)
-    assert json.loads(answer) == {"filtered": True, "unshare": False, "thread": True, "program": True, "fork": True}
+    assert json.loads(answer) == {"filtered": True, "unshare": False, "socket": gpu, "thread": True, "program": True,
+                                  "fork": True}
 
 
 # A job that holds a memory file, then maps far more shared memory than the machine has (3 GiB).
@@ -517,3 +525,28 @@ def test_a_job_that_exhausts_the_machine_costs_its_classmates_nothing(tmp_path):
     full = {f.name: f.points for f in FUNCTIONS}
     assert scores["ann"] == full and scores["zoe"] == full, scores
     assert scores["mal"] == {**full, "filled": 0}, scores["mal"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to become another user")
+def test_a_job_of_an_unprivileged_user_takes_the_highest_oom_score_too():
+    """The ``/proc`` file of a process that is not dumpable (every grading child) belongs to root:
+    a job of another user (``KATA_RUN_AS``, or an instructor who is not root) still takes the
+    highest OOM score, and is not dumpable afterwards."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read_end)
+            os.setgid(65534)
+            os.setuid(65534)
+            processes.hide_from_same_user()
+            processes.first_to_go_out_of_memory()
+            dumpable = ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)   # PR_GET_DUMPABLE
+            score = Path("/proc/self/oom_score_adj").read_text().strip()
+            os.write(write_end, json.dumps([score, dumpable]).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    answer = b"".join(iter(lambda: os.read(read_end, 4096), b""))
+    os.waitpid(pid, 0)
+    assert json.loads(answer) == ["1000", 0]

@@ -17,6 +17,9 @@ from selftests.warm import grade_here
 
 K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
+# Once k01 passes, watch moves on to k02 and watches both: the score is then out of both.
+BOTH_POINTS = K01_POINTS + sum(f.points for kata in load_curriculum() if kata.name == "k02_creation_traps"
+                               for f in kata.functions)
 
 
 @pytest.fixture
@@ -38,10 +41,12 @@ def test_watch_regrades_on_save_and_stops_cleanly_on_ctrl_c(solutions, mode):
         shutil.copy(ROOT / "reference" / "k01_creation.py", solutions / "k01_creation.py")
         solved = read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=30)
         assert "✓ mask_like" in solved
+        moved = read_until(process, f"score {K01_POINTS}/{BOTH_POINTS}", timeout=60)
+        assert "Watching k02_creation_traps too now" in moved
         broken = (ROOT / "reference" / "k01_creation.py").read_text().replace(
             "torch.full(shape, value, dtype=torch.float32)", "torch.full(shape, value)")
         (solutions / "k01_creation.py").write_text(broken)
-        again = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=30)
+        again = read_until(process, f"score {K01_POINTS - K01['filled']}/{BOTH_POINTS}", timeout=30)
         assert "Next: k01_creation.filled" in again and "int64" in again and "Hint:" in again
         process.send_signal(signal.SIGINT)
         rest = rest_of_output(process)
@@ -65,20 +70,20 @@ def test_watch_survives_a_hang_and_explains_a_crash_with_its_own_output_only(sol
     try:
         read_until(process, "watching")
         kata.write_text(reference + "\nimport os\nos.write(1, b'EARLIER-RUN-OUTPUT')\n")
-        read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=60)
+        read_until(process, f"score {K01_POINTS}/{BOTH_POINTS}", timeout=60)   # and on to k02
         kata.write_text(reference + "\ndef filled(shape, value):\n    import os\n    os.write(1, b'THIS-RUN-OUTPUT')\n"
                                     "    os._exit(7)\n")
-        crashed = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=60)
+        crashed = read_until(process, f"score {K01_POINTS - K01['filled']}/{BOTH_POINTS}", timeout=60)
         assert "THIS-RUN-OUTPUT" in crashed and "EARLIER-RUN-OUTPUT" not in crashed, crashed
         kata.write_text(reference + "\ndef filled(shape, value):\n    while True:\n        pass\n")
-        hung = read_until(process, f"score {K01_POINTS - K01['filled']}/{K01_POINTS}", timeout=60)
+        hung = read_until(process, f"score {K01_POINTS - K01['filled']}/{BOTH_POINTS}", timeout=60)
         assert "filled" in hung and "took longer" in hung, hung
         kata.write_text(reference)
-        read_until(process, f"score {K01_POINTS}/{K01_POINTS}", timeout=60)
+        read_until(process, f"score {K01_POINTS}/{BOTH_POINTS}", timeout=60)
         # The folder replaced as a whole (a checkout, a restore): the new files are graded.
         solutions.rename(solutions.with_name("old-katas"))
         shutil.copytree(ROOT / "katas", solutions)
-        read_until(process, f"score 0/{K01_POINTS}", timeout=60)
+        read_until(process, f"score 0/{BOTH_POINTS}", timeout=60)
         process.send_signal(signal.SIGINT)
         rest_of_output(process)
         assert process.returncode == 0

@@ -1,5 +1,5 @@
-"""What a learner meets besides the katas: the "Next:" line points to where the learner is, a typo's
-answer names a few katas, not all of them, and watch mode moves on once the kata it watches is done."""
+"""What a learner meets besides the katas: the "Next:" line points to where the learner is, and watch
+mode moves on once the kata it watches is done."""
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs.text import text
@@ -50,3 +50,57 @@ def test_one_lesson_graded_alone_needs_no_word_on_how_to_grade_it_alone():
     doc["katas"] = [kata for kata in doc["katas"] if kata["kata"] in lesson2]
     out = text(doc, KATAS, lang="en")
     assert f"Next: {_first('lesson2').qualified}" in out and "its next function first" not in out
+
+
+class _Lane:
+    def start(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+def _watcher(monkeypatch, tmp_path, passing: set[str], watched: str):
+    """A Watcher of one kata whose grading is simulated: the functions in ``passing`` pass."""
+    import io
+
+    from kata_harness.commands import watch
+    from kata_harness.judging.judge import Grading
+    from kata_harness.judging.verdicts import Status, Verdict
+
+    graded = []
+
+    def fake_grade(functions, solutions, expected, *, lane):
+        graded.append(sorted({f.kata for f in functions}))
+        return Grading(verdicts={f.qualified: Verdict(Status.PASSED if f.qualified in passing else Status.TODO)
+                                 for f in functions})
+
+    monkeypatch.setattr(watch, "grade", fake_grade)
+    monkeypatch.setattr(watch.Watcher, "_show", lambda self, shown: None)
+    functions = [f for kata in KATAS if kata.name == watched for f in kata.functions]
+    display = watch.Display("en", str(tmp_path), None, out=io.StringIO())
+    watcher = watch.Watcher(KATAS, functions, tmp_path, None, display, lane=_Lane())
+    watcher.grade_all()
+    return watcher, graded, display.out
+
+
+def test_watch_moves_on_to_the_next_kata_once_the_watched_one_is_done(monkeypatch, tmp_path):
+    k22 = next(kata for kata in KATAS if kata.name == "k22_backward")
+    done = {f.qualified for f in k22.functions}
+    watcher, graded, out = _watcher(monkeypatch, tmp_path, done, "k22_backward")
+    assert watcher.move_on() == ["k23_retain_graph"]
+    assert graded[-1] == ["k23_retain_graph"] and "Watching k23_retain_graph too now" in out.getvalue()
+    assert {f.kata for f in watcher.functions} == {"k22_backward", "k23_retain_graph"}
+    assert watcher.move_on() == []   # k23 does not pass yet: stay
+
+
+def test_watch_stays_while_the_watched_kata_still_fails(monkeypatch, tmp_path):
+    watcher, graded, out = _watcher(monkeypatch, tmp_path, set(), "k22_backward")
+    assert watcher.move_on() == [] and graded == [["k22_backward"]] and out.getvalue() == ""
+
+
+def test_watch_skips_katas_that_already_pass(monkeypatch, tmp_path):
+    passing = {f.qualified for kata in KATAS if kata.name in ("k22_backward", "k23_retain_graph") for f in kata.functions}
+    watcher, graded, out = _watcher(monkeypatch, tmp_path, passing, "k22_backward")
+    assert watcher.move_on() == ["k23_retain_graph", "k24_nonleaf_grads"]
+    assert "k22_backward: every function passes. Watching k24_nonleaf_grads too now" in out.getvalue()

@@ -236,12 +236,15 @@ def test_an_extension_given_twice_or_to_nobody_is_refused_naming_its_lines(tmp_p
     for text, why in (("submission,deadline\nbob,2026-12-04\nBob,2026-12-09\n", r"line 3: Bob has an extension on line 2 too"),
                       ("email,deadline\nbob@uni.example,2026-12-04\n"
                        "alice@uni.example,2026-12-04\nBOB@uni.example,2026-12-04\n", r"line 4: bob has an extension on line 2"),
-                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: no student with submission bbo in the roster")):
+                      ("submission,deadline\nbbo,2026-12-04\n", r"line 2: bbo is no student of the class \(not on the roster")):
         with pytest.raises(UsageError, match=why):
             _settle(tmp_path, record=RECORD, roster_file=students, extensions=text)
+    # a folder the roster does not list is still the class's (graded and noted "not on the roster")
+    unlisted = head + "alice,Alice,alice@uni.example,S1\n"
+    assert _settle(tmp_path, record=RECORD, roster_file=unlisted, extensions="submission,deadline\nbob,2026-12-04\n").policy.extensions
     # with no roster, an extension names a folder of the class or a submission of the record
     assert _settle(tmp_path, record=RECORD, extensions="submission,deadline\nALICE,2026-12-04\n").policy.extensions
-    with pytest.raises(UsageError, match=r"extensions.csv, line 2: alcie is no submission of the class"):
+    with pytest.raises(UsageError, match=r"extensions.csv, line 2: alcie is no student of the class \(no folder"):
         _settle(tmp_path, record=RECORD, extensions="submission,deadline\nalcie,2026-12-04\n")
 
 
@@ -258,6 +261,20 @@ def test_record_names_that_differ_only_by_case_are_refused_on_both_rows_naming_t
     assert settled.record.of("alice") and not settled.record.clash("alice")
 
 
+def test_a_canvas_export_that_names_a_column_twice_is_refused(tmp_path):
+    rows = [{**gradebook.row("bob", [], FUNCTIONS, None), "score": 9, "email": "bob@uni.example", "id": "S2"}]
+    head = "Student,ID,SIS User ID,SIS Login ID,Section"
+    twice = f"{head},SIS Login ID,Katas\nBob Li,7,S2,bob@uni.example,A,alice@uni.example,\n"
+    # the primitive: a CSV reader by column name keeps the last one, so bob's row matches alice's login
+    assert next(csv.DictReader(io.StringIO(twice)))["SIS Login ID"] == "alice@uni.example"
+    with pytest.raises(lms.ExportError, match="line 1: SIS Login ID named more than once"):
+        lms.canvas(rows, twice, "Katas")
+    with pytest.raises(lms.ExportError, match=r"Katas \(1\), Katas \(2\) are all the assignment Katas"):
+        lms.canvas(rows, f"{head},Katas (1),Katas (2)\nBob Li,7,S2,bob@uni.example,A,,\n", "Katas")
+    filled = lms.canvas(rows, f"{head},Katas (1),Katas (2)\nBob Li,7,S2,bob@uni.example,A,,\n", "Katas (2)")
+    assert filled.text.splitlines()[1].endswith(",9")
+
+
 def test_batch_refuses_the_term_files_before_grading_with_the_lines_named(tmp_path):
     """The real ``grade.py batch``: each bad file ends it with a usage error before a kata is graded,
     and no gradebook is written."""
@@ -272,6 +289,13 @@ def test_batch_refuses_the_term_files_before_grading_with_the_lines_named(tmp_pa
                           "--against", "answer-key", *options)
         assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr
         assert not (tmp_path / "g.json").exists()
+    # a shard nested as deep is refused by merge and export alike
+    (tmp_path / "deep-shard.json").write_text("[" * 5000 + "]" * 5000)
+    for command, why in ((["merge", str(tmp_path / "deep-shard.json"), "--out", str(tmp_path / "m.json")], "nested too deep"),
+                         (["export", str(tmp_path / "deep-shard.json"), "--moodle", "--out", str(tmp_path / "m.csv")],
+                          "is not a JSON gradebook")):
+        done = grade_here(*command)
+        assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
 def test_the_late_policy_is_checked_before_anything_is_graded(tmp_path):

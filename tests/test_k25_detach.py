@@ -5,11 +5,17 @@ backward() through it leaves on the model's parameters (probe `weight_grads`): w
 model(x) was not made a constant, they also flow through the target and differ. freeze_ is judged
 by every parameter's requires_grad flag afterwards (probe `requires_grad_flags`), by the
 parameters' values and the model's train/eval flags (the `inputs` aspect: freezing changes neither).
+
+consistency_loss is also handed the models a real caller holds: one in eval mode (label
+`eval_mode`) and one whose first layer the caller froze (label `frozen`). The loss must not
+change, and the caller's model must keep its mode and every parameter's requires_grad flag (the
+`caller` aspect): a target computed after switching the model's mode or flags, switched back to
+what the function assumed rather than to what it found, leaves the caller's model changed.
 """
 
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, module, randn, stale_grads
+from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, frozen, module, randn, stale_grads
 
 
 def mlp():
@@ -52,7 +58,9 @@ KATA = Kata("k25_detach", [
         Case(module(mlp), randn(5, 3), randn(5, 3, scale=0.1)),
         Case(module(linear), randn(4, 2), randn(4, 2, scale=0.3)),
         Case(module(mlp), randn(2, 3), randn(2, 3, scale=0.5)),
-    ], aspects=BASIC + ("requires_grad",), probes=(Probe("weight_grads", weight_grads),)),
+        Case(module(mlp, train=False), randn(4, 3), randn(4, 3, scale=0.2), label="eval_mode"),
+        Case(frozen(module(mlp), "0"), randn(3, 3), randn(3, 3, scale=0.2), label="frozen"),
+    ], aspects=BASIC + ("requires_grad", "caller"), probes=(Probe("weight_grads", weight_grads),)),
     Function("freeze_", [
         Case(module(mlp)),
         Case(module(linear)),

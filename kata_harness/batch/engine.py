@@ -50,7 +50,7 @@ from ..isolation.channel import Lane, can_fork, learner_lane
 from ..isolation.processes import RUN_AS_VARIABLE
 from ..judging import integrity
 from ..judging.expectations import Recorded
-from ..judging.judge import grade
+from ..judging.judge import ZYGOTE_RETRIES, grade
 from ..judging.verdicts import Verdict
 from ..layout import ROOT, Layout
 from ..outputs import class_report, feedback, gradebook
@@ -62,7 +62,6 @@ from ..term.record import Submitted, time_text
 from ..usage import UsageError
 
 KATA_FILE_LIMIT = 1 << 20     # bytes in one submitted kata file
-ZYGOTE_RETRIES = 2            # times a kata is graded again when its zygote died under a job
 _KATA_NAME = re.compile(r"^k\d\d_\w+\.py$")
 
 

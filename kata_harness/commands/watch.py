@@ -264,6 +264,34 @@ class Watcher:
         self._show(chosen)
         return True
 
+    def move_on(self) -> list[str]:
+        """When every watched function passes, watch the next kata of the curriculum that does not
+        (graded now, and shown): a learner who watched one kata to the end goes on to the next
+        without restarting. Returns the katas added (none while something watched still fails, or
+        when nothing after it is left)."""
+        if any(self.grading.verdicts.get(f.qualified) is None or self.grading.verdicts[f.qualified].status != "passed"
+               for f in self.functions):
+            return []
+        watched = {f.kata for f in self.functions}
+        last = max(i for i, kata in enumerate(self.katas) if kata.name in watched)
+        added = []
+        for kata in self.katas[last + 1:]:
+            chosen = list(kata.functions)
+            result = grade(chosen, self.solutions, self.expected, lane=self._ready_lane())
+            self.lane.start()
+            self.grading.verdicts.update(result.verdicts)
+            self.grading.durations.update(result.durations)
+            self.grading.expected.update(result.expected)
+            self.functions += chosen
+            added.append(kata.name)
+            if any(result.verdicts[f.qualified].status != "passed" for f in chosen):
+                break
+        if added:
+            print(message("watch.moved_on", self.display.lang, done=", ".join(sorted(watched)), kata=added[-1]),
+                  file=self.display.out, flush=True)
+            self._show([f for f in self.functions if f.kata == added[-1]])
+        return added
+
     def _show(self, shown: list[FunctionInfo]) -> None:
         view = self.display
         every = document(self.katas, self.functions, self.grading, lang=view.lang, solutions=view.shown)
@@ -293,7 +321,12 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
         lang = watcher.display.lang
         print(message("watch.waiting", lang, folder=watcher.display.shown, mode=message(events.mode, lang)),
               file=watcher.display.out, flush=True)
+        watching_too = watcher.move_on()   # a watched kata that already passes: the next one at once
         while True:
+            for kata in watching_too:
+                files[kata] = watcher.solutions / f"{kata}.py"
+                names[kata] = [f.name for f in watcher.functions if f.kata == kata]
+                stamps[kata] = _stat(files[kata], STAMP)
             events.wait()
             for kata, path in files.items():
                 stamp = _stat(path, STAMP)
@@ -301,6 +334,7 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
                     stamps[kata] = settled = settle(path, names[kata], stamp)
                     watcher.regrade(kata, superseded=_saved_again(path, settled))
                     stamp = _stat(path, STAMP)
+            watching_too = watcher.move_on()   # the watched katas all pass: the next one is watched too
     except KeyboardInterrupt:
         print("\n" + message("watch.bye", watcher.display.lang), file=watcher.display.out, flush=True)
         return 0

@@ -29,8 +29,8 @@ MESSAGES = {
     "where.input": {"en": "the input `{name}` after the call", "zh": "调用之后的输入 `{name}`"},
     "where.grad": {"en": "the gradient of `{name}` after backward()", "zh": "backward() 之后 `{name}` 的梯度"},
     "where.after_input_write": {
-        "en": "the result after the input `{name}` was changed in place",
-        "zh": "输入 `{name}` 被原地修改之后的返回值",
+        "en": "the result{path} after the input `{name}` was changed in place",
+        "zh": "输入 `{name}` 被原地修改之后的返回值{path}",
     },
     "where.after_result_write": {
         "en": "the input `{name}` after your result was changed in place",
@@ -102,7 +102,7 @@ MESSAGES = {
     },
     "aspect.procedure": {
         "en": "{where}: your run leaves the reference's run at step {step}: yours {yours}, expected {expected}",
-        "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的是 {yours}，应当是 {expected}",
+        "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的值为 {yours}，应当是 {expected}",
     },
     "aspect.device_mix": {
         "en": "{op} combined a tensor your code made on the default device (the CPU) with a tensor on the "
@@ -368,6 +368,10 @@ MESSAGES = {
     },
     "watch.events": {"en": "file events", "zh": "文件事件"},
     "watch.polling": {"en": "polling", "zh": "轮询"},
+    "watch.moved_on": {
+        "en": "{done}: every function passes. Watching {kata} too now (save it to grade it again).",
+        "zh": "{done}：所有函数都已通过。现在也开始监视 {kata}（保存它就会重新评分）。",
+    },
     "watch.bye": {"en": "stopped watching. Your files are as you saved them.", "zh": "已停止监视。你的文件保持保存时的样子。"},
     "grade.score": {"en": "score", "zh": "得分"},
     "grade.next": {"en": "Next", "zh": "下一步"},
@@ -469,12 +473,24 @@ MESSAGES = {
     },
     # --- what the second lesson's probes observe ------------------------------------------------
     "probe.model_runs": {"en": "how many forward passes the model made", "zh": "模型做了几次前向传播"},
+    "probe.after_next_backward": {
+        "en": "the gradients you returned, after the caller's next backward() through the model",
+        "zh": "调用者再对模型做一次 backward() 之后，你返回的梯度",
+    },
     "probe.encoder_runs": {
         "en": "how many forward passes the encoder, which is not trained, made", "zh": "不参与训练的编码器做了几次前向传播",
     },
     "probe.encoder_grads": {
         "en": "whether any gradient reached the parameters of the encoder, which is not trained",
         "zh": "是否有梯度传到了不参与训练的编码器的参数上",
+    },
+    "probe.after_next_backward": {
+        "en": "the gradients you returned, after the caller's next backward() through the model",
+        "zh": "调用者对模型再做一次 backward() 之后，你返回的梯度",
+    },
+    "probe.trainable_parameters": {
+        "en": "whether each parameter of your layer is a leaf that requires grad",
+        "zh": "你的层的每个参数是否都是需要梯度的叶子张量",
     },
     "probe.parameter_grads": {
         "en": "the model's parameters that hold a gradient after the call", "zh": "调用之后带有梯度的模型参数",

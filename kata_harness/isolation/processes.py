@@ -376,13 +376,28 @@ def isolate_job() -> bool:
 def first_to_go_out_of_memory() -> None:
     """Linux, in a job before learner code: the highest OOM score (1000), so that where the machine
     itself runs out of memory the kernel stops a job (the one that holds the most), never the
-    grader, a zygote or anything else on the machine. (Raising it needs no privilege; it is done
-    while the job still holds the capabilities of its own user namespace, which writing its own
-    ``/proc`` file as a non-dumpable process needs.)"""
+    grader, a zygote or anything else on the machine. Raising it needs no privilege, but the file
+    of a process that is not dumpable (every grading child) belongs to root: a job that is not root
+    writes it in the moment it is dumpable again. (Nothing of the job's runs yet: the memory it
+    shows then is the zygote's, which holds no secret; and only a process of its own user that may
+    trace it could look, which the pid namespaces keep from naming it anyway.)"""
     if not sys.platform.startswith("linux"):
         return
+    score = Path("/proc/self/oom_score_adj")
     try:
-        Path("/proc/self/oom_score_adj").write_text("1000")
+        score.write_text("1000")
+        return
+    except PermissionError:
+        pass
+    except OSError:
+        return
+    try:
+        libc = _libc()
+        libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
+        try:
+            score.write_text("1000")
+        finally:
+            libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     except OSError:
         pass
 

@@ -13,9 +13,12 @@ is refused with a note, so nothing is followed and nothing waits). Git then runs
 (plumbing: ``rev-parse``, ``rev-list``, ``for-each-ref``, ``ls-tree``, ``cat-file``), with
 ``GIT_NO_LAZY_FETCH``, ``GIT_ALLOW_PROTOCOL`` empty and ``protocol.allow=never``, no system or
 global configuration, a time limit and a cap on what it may print. An object that is missing (a
-partial clone's) is a note, never a fetch. A repository that points elsewhere (a ``.git`` file, a
-shared ``commondir``, borrowed objects through ``objects/info/alternates``) is refused: it could
-name a classmate's commit as its own.
+partial clone's) is a note, never a fetch. Every object that decides what is graded (the commit,
+its trees, the kata files, the tags on the way) is read with ``cat-file --batch`` and hashed here
+against its name (``_View.verified``): git checks objects as a fetch brings them, not as it reads
+them from a folder handed in, where a file stored under a stub's name can hold other content.
+A repository that points elsewhere (a ``.git`` file, a shared ``commondir``, borrowed objects
+through ``objects/info/alternates``) is refused: it could name a classmate's commit as its own.
 
 What a date is worth: a commit's date is set by whoever made the commit, so ``--at DATE`` trusts
 the student's clock, and a tag is a name the student can push at any time. What was pushed by the

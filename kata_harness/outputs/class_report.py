@@ -508,6 +508,8 @@ def read_gradebook(path: Path, empty: bool = False) -> list[dict]:
         rows = json.loads(read_regular(path, GRADEBOOK_LIMIT).decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why=str(error)[:200]) from None
+    except RecursionError:   # a gradebook nests a few levels, never thousands
+        raise NotAGradebook("report.not_a_gradebook", file=str(path), why="nested too deep") from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) and "submission" in row for row in rows):
         raise NotAGradebook("report.not_a_gradebook", file=str(path), why="not a list of rows with a submission")
     if not rows and not empty:

@@ -38,6 +38,8 @@ def _where_text(where: dict, lang: str) -> str:
         described = f"probe.{name}"
         text = message(described, lang) if described in MESSAGES else message(key, lang, name=name)
         return f"{text} {path}" if path else text
+    if "{path}" in MESSAGES[key]["en"]:   # the path belongs to the result: `the result.weight after ...`
+        return message(key, lang, name=name, path=path)
     if "{name}" in MESSAGES[key]["en"]:
         return message(key, lang, name=name + path)   # the path belongs to the name: `params[0].grad`
     return message(key, lang) + path

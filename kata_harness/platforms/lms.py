@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from ..outputs.gradebook import neutralise
 from ..term import identity
 from ..term.late import number
+from ..term.tables import repeated_columns
 
 LEADING = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
 DISPLAY = ("Student", "Section")          # read by people, matched by nothing: neutralised
@@ -90,13 +91,20 @@ def _key(kind: str, value: str) -> str:
 
 def canvas(rows: list[dict], export: str, column: str) -> Export:
     """The Canvas gradebook ``export`` (its text) with the gradebook ``rows``' scores in the
-    assignment ``column``; raises ExportError when ``export`` is not a Canvas gradebook export."""
+    assignment ``column``; raises ExportError when ``export`` is not a Canvas gradebook export,
+    names a column twice, or holds more than one column that is ``column``."""
     lines = list(csv.reader(io.StringIO(export.removeprefix("\ufeff"), newline="")))
     if not lines or [cell.strip() for cell in lines[0][:2]] != ["Student", "ID"]:
         raise ExportError("not a Canvas gradebook export (its first line must start with Student,ID: "
                           "Grades -> Export -> Export Entire Gradebook)")
     header = [cell.strip() for cell in lines[0]]
+    if twice := repeated_columns(header):
+        raise ExportError(f"the Canvas export, line 1: {', '.join(twice)} named more than once (nothing says "
+                          f"which one to match or fill: export the gradebook again)")
     leading = next((i for i, title in enumerate(header) if title not in LEADING), len(header))
+    if len(named := [title for title in header[leading:] if _column([title], column, 0) is not None]) > 1:
+        raise ExportError(f"the Canvas export, line 1: {', '.join(named)} are all the assignment {column} "
+                          f"(give --column the whole title of the one to fill)")
     found = _column(header, column, leading)
     title = header[found] if found is not None else column
     maximum = max((row.get("max_score", 0) for row in rows if isinstance(row.get("max_score"), (int, float))), default=0)

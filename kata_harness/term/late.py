@@ -99,8 +99,9 @@ def read_extensions(path: Path, roster: Roster | None, known: Collection[str] | 
     """{submission folder's name (``name_key``): its deadline} from the extensions file, whose lines
     name a student by ``submission``, or by ``email`` or ``id`` through the roster; raises PolicyError
     naming the lines where two name one student, or where one names a student the class does not
-    have: not on the roster, or (with no roster) none of the ``known`` names (its folders, the
-    record's submissions). A typo must not leave a student's own deadline where it was."""
+    have: neither on the roster nor among the ``known`` names (its folders, the record's
+    submissions; None: not checked but against the roster). A typo must not leave a student's own
+    deadline where it was."""
     try:
         rows = read_table(path, (), "the extensions file")
     except TableError as error:
@@ -114,13 +115,11 @@ def read_extensions(path: Path, roster: Roster | None, known: Collection[str] | 
         where = f"{path}, line {line}"
         name = cells.get("submission") or _rostered(cells, roster, where)
         key = name_key(name)
-        if roster is not None and roster.find(name) is None:
-            raise PolicyError(f"the extensions file {where}: no student with submission {name} in the roster "
-                              f"(a misspelt name would leave the student's own deadline unmoved)")
-        if roster is None and keys is not None and key not in keys:
-            raise PolicyError(f"the extensions file {where}: {name} is no submission of the class (no folder "
-                              f"and no submission in the record has that name; a misspelt one would leave the "
-                              f"student's own deadline unmoved)")
+        rostered = roster is not None and roster.find(name) is not None
+        if not rostered and (roster is not None or keys is not None) and key not in (keys or ()):
+            checked = ("not on the roster, " if roster is not None else "") + "no folder of the class, no submission in the record"
+            raise PolicyError(f"the extensions file {where}: {name} is no student of the class ({checked}): a "
+                              f"misspelt name would leave the student's own deadline unmoved")
         if key in lines:
             raise PolicyError(f"the extensions file {where}: {name} has an extension on line {lines[key]} too "
                               f"(one deadline per student: keep one line)")

@@ -30,7 +30,7 @@ def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[i
         raise TableError(f"{what} {path}: not UTF-8 text (save it as CSV UTF-8)") from None
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [name.strip() for name in reader.fieldnames or []]
-    twice = _repeated(header)
+    twice = repeated_columns(header)
     if twice:
         named = f"the columns {', '.join(twice)} are" if len(twice) > 1 else f"the column {twice[0]} is"
         raise TableError(f"{what} {path}, line {reader.line_num}: {named} named more than once (nothing says which one "
@@ -51,7 +51,7 @@ def read_table(path: Path, required: tuple[str, ...], what: str) -> list[tuple[i
     return rows
 
 
-def _repeated(header: list[str]) -> list[str]:
+def repeated_columns(header: list[str]) -> list[str]:
     """The column names ``header`` holds more than once, case aside (``email`` and ``Email``: a
     reader would keep one and drop the other without a word); unnamed columns (a spreadsheet's
     trailing commas) do not count."""

@@ -31,6 +31,33 @@ def consistency_with_data_target(model, x, noise):
     return torch.nn.MSELoss()(model(x + noise), model(x).data)
 
 
+@wrong("consistency_loss", "eval mode", "switched back")
+def consistency_with_an_eval_target_then_train(model, x, noise):
+    model.eval()
+    with torch.no_grad():
+        target = model(x)
+    model.train()                  # assumes the caller's model was in train mode
+    return F.mse_loss(model(x + noise), target)
+
+
+@wrong("consistency_loss", "froze", "require grad again")
+def consistency_by_switching_flags(model, x, noise):
+    model.requires_grad_(False)
+    target = model(x)
+    model.requires_grad_(True)     # also unfreezes what the caller had frozen
+    return F.mse_loss(model(x + noise), target)
+
+
+@right("consistency_loss")
+def consistency_by_switching_flags_back(model, x, noise):
+    flags = [p.requires_grad for p in model.parameters()]
+    model.requires_grad_(False)
+    target = model(x)
+    for p, flag in zip(model.parameters(), flags):
+        p.requires_grad_(flag)
+    return F.mse_loss(model(x + noise), target)
+
+
 # --- freeze_ ----------------------------------------------------------------------------------
 
 

@@ -73,3 +73,27 @@ def linear_from_by_data(w, b):
     layer.weight.data = w.detach().clone().view(1, -1)
     layer.bias.data = b.detach().clone().view(1)
     return layer
+
+
+@wrong("linear_from", "memory", "detach()")
+def linear_from_sharing_ws_memory(w, b):
+    layer = nn.Linear(w.shape[0], 1, device=w.device, dtype=w.dtype)
+    layer.weight = nn.Parameter(w.detach().reshape(1, -1))   # detach() and reshape() copy nothing
+    layer.bias = nn.Parameter(b.detach().reshape(1))
+    return layer
+
+
+@wrong("linear_from", "do not require grad", "history")
+def linear_from_switching_the_flags_off(w, b):
+    layer = nn.Linear(w.shape[0], 1, device=w.device, dtype=w.dtype)
+    layer.requires_grad_(False)          # lets copy_ run, and leaves the layer untrainable
+    layer.weight.copy_(w.reshape(1, -1))
+    layer.bias.copy_(b.reshape(1))
+    return layer
+
+
+@right("linear_from")
+def linear_from_state_dict(w, b):
+    layer = nn.Linear(w.shape[0], 1, device=w.device, dtype=w.dtype)
+    layer.load_state_dict({"weight": w.reshape(1, -1), "bias": b.reshape(1)})   # copies, without a graph
+    return layer

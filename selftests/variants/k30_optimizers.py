@@ -288,7 +288,7 @@ def steps_through_a_closure(model, optimizer, x, y, steps):
     return [optimizer.step(closure).item() for _ in range(steps)]
 
 
-@wrong("adam_fit", "frozen", "requires_grad")
+@wrong("adam_fit", "frozen", "require grad")
 def adam_fit_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)    # "make sure everything trains": the caller froze part of it
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)

@@ -125,7 +125,7 @@ def validate_drawing_random_numbers_of_its_own(model, batches, val_x, val_y, lr,
 # --- the caller's states ---------------------------------------------------------------------
 
 
-@wrong("fit_with_validation", "stale .grad", "adds")
+@wrong("fit_with_validation", "stale gradient", "adds")
 def validate_clearing_after_the_step(model, batches, val_x, val_y, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -142,7 +142,7 @@ def validate_clearing_after_the_step(model, batches, val_x, val_y, lr, epochs):
     return losses
 
 
-@wrong("fit_with_validation", "frozen", "requires_grad")
+@wrong("fit_with_validation", "frozen", "require grad")
 def validate_unfreezing_the_model(model, batches, val_x, val_y, lr, epochs):
     model.requires_grad_(True)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)

@@ -357,7 +357,7 @@ def fit_by_hand_keeping_the_data_graph(x, y, lr, steps):
     return w, b, torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "stale .grad", "adds")
+@wrong("fit_with_sgd", "stale gradient", "adds")
 def sgd_clearing_after_the_step(model, x, y, lr, steps):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -370,7 +370,7 @@ def sgd_clearing_after_the_step(model, x, y, lr, steps):
     return torch.tensor(losses)
 
 
-@wrong("fit_with_sgd", "frozen", "requires_grad")
+@wrong("fit_with_sgd", "frozen", "require grad")
 def sgd_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
