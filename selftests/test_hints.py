@@ -208,6 +208,7 @@ def test_a_missing_import_gets_no_kata_hint():
 # (the hint writes the answer another way, or several lines of the reference fit it). Every other
 # blank is read off the reference: the one line of the function's body that the level-3 line matches.
 LEVEL_THREE_BLANKS = {
+    "k35_datasets.load_rows": ["features", "batch_size"],
     "k01_creation.evenly_spaced": ["linspace"],
     "k02_creation_traps.roll_dice": ["7"],
     "k03_dtypes.apply_linear": ["layer.weight"],
