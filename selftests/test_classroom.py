@@ -27,7 +27,7 @@ import yaml
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import summary
-from selftests.gradekit import ROOT, check_classroom, read_until, rest_of_output, student_template
+from selftests.gradekit import ROOT, check_classroom, parse_outputs, read_until, rest_of_output, student_template
 
 # The workflow step and run_autograder are bash scripts, run as Linux runners run them.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
@@ -73,27 +73,6 @@ def repo(template, tmp_path):
     copy = tmp_path / "repo"
     shutil.copytree(template, copy)
     return copy
-
-
-def parse_outputs(text):
-    """The step's outputs as the runner reads GITHUB_OUTPUT: ``name=value`` lines and
-    ``name<<DELIMITER`` ... ``DELIMITER`` blocks."""
-    outputs, lines = {}, iter(text.split("\n"))
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            value = []
-            for inner in lines:
-                if inner == delimiter:
-                    break
-                value.append(inner)
-            else:
-                raise AssertionError(f"output {name} has no closing delimiter")
-            outputs[name] = "\n".join(value)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            outputs[name] = value
-    return outputs
 
 
 def workflow_commands(log):
