@@ -183,10 +183,10 @@ def test_a_hint_for_a_pitfall_that_has_no_text_is_reported():
 
 
 def _explained(kata: str, implementation: str, lang: str = "en"):
-    from selftests.test_variants import VARIANTS, _grade
+    from selftests.variants import grade, load_all
 
-    variant = next(v for v in VARIANTS if v.kata == kata and v.implementation.__name__ == implementation)
-    return explain(_grade(variant), INFO[f"{kata}.{variant.function}"], lang)
+    variant = next(v for v in load_all() if v.kata == kata and v.implementation.__name__ == implementation)
+    return explain(grade(variant), INFO[f"{kata}.{variant.function}"], lang)
 
 
 def test_a_learner_who_moved_on_gets_a_hint_about_the_new_mistake():
