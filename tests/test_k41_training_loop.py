@@ -13,10 +13,11 @@ and the caller's model afterwards (`caller`: its mode, parameter objects and fla
 `tracked`: probe `graphs_kept` counts the graphs the loop keeps alive (a running total of loss
 tensors keeps every batch's) and probe `training_mode` whether every forward pass ran in training
 mode. The first cases each let one pitfall alone fail first: one full batch for one epoch (only the
-loss itself can differ), a stale .grad on one batch (only clearing the gradients), one short epoch
-(only the per-sample mean); then a model with dropout handed in in evaluation mode and in training
-mode, a frozen first layer, and the same model and loader twice in a row (calls=2). The dropout is
-this module's own, its mask drawn from a generator seeded by the model's input batch (as in k31), so that
+loss itself can differ), a stale .grad on one batch (only clearing the gradients), three equal
+batches (only the graphs kept), one epoch with a short last batch (only the per-sample mean); then a
+model with dropout handed in in evaluation mode and in training mode, a frozen first layer, and the
+same model and loader twice in a row (calls=2). The dropout is this module's own, its mask drawn
+from a generator seeded by the model's input batch (as in k31), so that
 the masks do not depend on how many random numbers anyone else drew.
 
 evaluate gets loaders with a short last batch and models with dropout that come in in training mode
@@ -142,6 +143,7 @@ KATA = Kata("k41_training_loop", [
     Function("train_classifier", [
         Case(model(linear), loader(8, 8), 0.5, 1),
         Case(tracked(stale_grads(module(linear))), loader(6, 6), 0.5, 1, label="stale_grads"),
+        Case(model(linear), loader(12, 4), 0.5, 1),
         Case(model(linear), loader(10, 4), 0.5, 1, label="short_last_batch"),
         Case(model(dropout_net, train=False), loader(10, 4), 0.3, 2, label="came_in_eval_mode"),
         Case(model(dropout_net, train=True), loader(11, 4), 0.3, 2),

@@ -67,6 +67,24 @@ def sums_loss_tensors(model, loader, lr, epochs):
     return losses
 
 
+@wrong("train_classifier", "graph alive", "python float")
+def sums_loss_tensors_then_item(model, loader, lr, epochs):
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    model.train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for x, labels in loader:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), labels)
+            loss.backward()
+            optimizer.step()
+            total += loss * len(labels)
+            count += len(labels)
+        losses.append((total / count).item())
+    return losses
+
+
 @right("train_classifier")
 def summed_loss_by_hand(model, loader, lr, epochs):
     model.train(True)
