@@ -516,6 +516,14 @@ MESSAGES = {
         "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失就是 y ** 2 的平均值）",
     },
     # --- the third lesson's probes ------------------------------------------------------------
+    "probe.weights_only": {
+        "en": "whether your checkpoint loads with torch.load(..., weights_only=True)",
+        "zh": "你的检查点能否用 torch.load(..., weights_only=True) 加载",
+    },
+    "probe.checkpoint": {
+        "en": "what your checkpoint holds: the model's tensors, the optimizer's state and its learning rate",
+        "zh": "你的检查点里存了什么：模型的张量、优化器的状态和它的学习率",
+    },
     "probe.hooks_left": {
         "en": "how many forward hooks the caller's model holds after your call (the caller's own included)",
         "zh": "你的调用结束后，调用者的模型上有多少个前向钩子（包括调用者自己的）",
