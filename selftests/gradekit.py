@@ -93,6 +93,27 @@ def check_classroom(result: dict, total: int | None = None) -> None:
     assert result["status"] == ("fail" if "fail" in statuses else "error" if "error" in statuses else "pass")
 
 
+def parse_outputs(text: str) -> dict:
+    """The step's outputs as the runner reads GITHUB_OUTPUT: ``name=value`` lines and
+    ``name<<DELIMITER`` ... ``DELIMITER`` blocks."""
+    outputs, lines = {}, iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value = []
+            for inner in lines:
+                if inner == delimiter:
+                    break
+                value.append(inner)
+            else:
+                raise AssertionError(f"output {name} has no closing delimiter")
+            outputs[name] = "\n".join(value)
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs
+
+
 PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 

@@ -1,7 +1,8 @@
 """The house rules docs/architecture.md states, checked on the harness's source: each room imports
 only what the page's table of rooms allows (and torch only where its torch column says), no import
 cycle between rooms or modules, an import inside a function only with a comment saying why it is
-deferred, torch never loaded by grade.py's parent, and every room described."""
+deferred, torch never loaded by grade.py's parent, and every room described. Among the self-tests,
+no test module imports another: what tests share lives in selftests' own modules (gradekit, warm...)."""
 
 from __future__ import annotations
 
@@ -291,3 +292,38 @@ def test_the_protocol_is_spelled_only_in_its_own_module():
         spelled += [f"{modules[name].relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
                     if isinstance(node, ast.Constant) and node.value in words and id(node) not in docstrings]
     assert not spelled, "protocol words spelled out instead of protocol.Kind / Order:\n" + "\n".join(spelled)
+
+
+def _test_modules_imported(tree: ast.Module) -> set[str]:
+    """The self-test modules (``selftests/test_*.py``) an AST imports, however spelled."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "selftests" if node.level else node.module or ""
+            module = node.module if not node.level else ".".join(filter(None, ["selftests", node.module]))
+            names = [module or ""] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found.update(name for name in names if re.fullmatch(r"selftests\.test_\w+", name))
+    return found
+
+
+def test_no_test_module_imports_another():
+    """A test module's helpers are its own: what two test files share lives in a module of selftests
+    that is not a test (gradekit, warm, attacks, jobs...), so that no test file runs, or breaks,
+    with another's module."""
+    crossing = {}
+    for path in sorted((ROOT / "selftests").glob("test_*.py")):
+        imported = _test_modules_imported(ast.parse(path.read_text(encoding="utf-8"))) - {f"selftests.{path.stem}"}
+        if imported:
+            crossing[path.name] = sorted(imported)
+    assert not crossing, f"test modules importing other test modules: {crossing}"
+
+
+def test_the_check_on_test_modules_sees_every_spelling():
+    spellings = ["from selftests.test_trust import MODES", "import selftests.test_trust",
+                 "from selftests import test_trust", "from .test_trust import MODES", "from . import test_trust"]
+    assert all(_test_modules_imported(ast.parse(code)) == {"selftests.test_trust"} for code in spellings)
+    assert _test_modules_imported(ast.parse("from selftests.gradekit import ROOT\nimport selftests.warm")) == set()

@@ -27,7 +27,7 @@ import yaml
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.outputs import summary
-from selftests.gradekit import ROOT, check_classroom, read_until, rest_of_output, student_template
+from selftests.gradekit import ROOT, check_classroom, graded_in, parse_outputs, read_until, rest_of_output, student_template
 
 # The workflow step and run_autograder are bash scripts, run as Linux runners run them.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
@@ -73,27 +73,6 @@ def repo(template, tmp_path):
     copy = tmp_path / "repo"
     shutil.copytree(template, copy)
     return copy
-
-
-def parse_outputs(text):
-    """The step's outputs as the runner reads GITHUB_OUTPUT: ``name=value`` lines and
-    ``name<<DELIMITER`` ... ``DELIMITER`` blocks."""
-    outputs, lines = {}, iter(text.split("\n"))
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            value = []
-            for inner in lines:
-                if inner == delimiter:
-                    break
-                value.append(inner)
-            else:
-                raise AssertionError(f"output {name} has no closing delimiter")
-            outputs[name] = "\n".join(value)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            outputs[name] = value
-    return outputs
 
 
 def workflow_commands(log):
@@ -385,14 +364,15 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
 
 @pytest.mark.e2e
 def test_tampered_template_earns_nothing_in_official_formats(repo):
+    """A grading file added to the template: both official formats give 0 and name it. Graded once
+    in this process (``graded_in``) and rendered in each format; the workflow step above runs the
+    template's real grade.py."""
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
     (repo / "tests" / "conftest.py").write_text("# an added grading file\n")
-    grade = [sys.executable, "grade.py", "k15"]
-    classroom = json.loads(subprocess.run(grade + ["--format", "classroom"], cwd=repo, capture_output=True,
-                                          text=True, timeout=600).stdout)
-    gradescope = json.loads(subprocess.run(grade + ["--format", "gradescope"], cwd=repo, capture_output=True,
-                                           text=True, timeout=600).stdout)
+    result = graded_in(repo, "k15")
+    classroom = json.loads(result.render("classroom"))
+    gradescope = json.loads(result.render("gradescope"))
     assert all(t["score"] == 0 and "tests/conftest.py" in t["message"] for t in classroom["tests"])
     assert gradescope["score"] == 0 and "tests/conftest.py" in gradescope["output"]
 

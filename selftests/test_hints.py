@@ -183,10 +183,10 @@ def test_a_hint_for_a_pitfall_that_has_no_text_is_reported():
 
 
 def _explained(kata: str, implementation: str, lang: str = "en"):
-    from selftests.test_variants import VARIANTS, _grade
+    from selftests.variants import grade, load_all
 
-    variant = next(v for v in VARIANTS if v.kata == kata and v.implementation.__name__ == implementation)
-    return explain(_grade(variant), INFO[f"{kata}.{variant.function}"], lang)
+    variant = next(v for v in load_all() if v.kata == kata and v.implementation.__name__ == implementation)
+    return explain(grade(variant), INFO[f"{kata}.{variant.function}"], lang)
 
 
 def test_a_learner_who_moved_on_gets_a_hint_about_the_new_mistake():
@@ -208,6 +208,7 @@ def test_a_missing_import_gets_no_kata_hint():
 # (the hint writes the answer another way, or several lines of the reference fit it). Every other
 # blank is read off the reference: the one line of the function's body that the level-3 line matches.
 LEVEL_THREE_BLANKS = {
+    "k35_datasets.load_rows": ["features", "batch_size"],
     "k01_creation.evenly_spaced": ["linspace"],
     "k02_creation_traps.roll_dice": ["7"],
     "k03_dtypes.apply_linear": ["layer.weight"],

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from selftests.gradekit import ROOT
+from selftests.gradekit import ROOT, graded_in
 from selftests.once import built_once
 
 pytestmark = pytest.mark.e2e   # every test here runs grade.py or a platform's script
@@ -54,8 +54,10 @@ def test_self_tests_pick_up_the_new_kata(project):
 
 
 def test_grade_release_and_pytest_include_it(project, tmp_path):
-    assert "score 1/1" in _run(project, "grade.py", KATA, "--solutions", "reference")
-    assert "score 0/1" in _run(project, "grade.py", KATA)
+    """The project grades the new kata (in this process, ``graded_in``: the project's command line
+    for that tree), its release carries it, and there a real grade.py and pytest grade it."""
+    assert "score 1/1" in graded_in(project, KATA, "--solutions", "reference").render()
+    assert "score 0/1" in graded_in(project, KATA).render()
     out = tmp_path / "template"
     _run(project, "grade.py", "release", str(out))
     assert (out / "katas" / f"{KATA}.py").exists() and (out / "tests" / f"test_{KATA}.py").exists()

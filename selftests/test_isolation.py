@@ -24,8 +24,8 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import child
 from kata_harness.isolation.protocol import LINE_LIMIT
 from selftests import warm
+from selftests.attacks import MODES, graded_here, marked_processes, marker
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
-from selftests.test_trust import MODES, _graded_here, _marked_processes, _marker
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
@@ -78,7 +78,7 @@ def _others_pass(doc: dict) -> None:
 def test_a_kata_that_damages_its_process_costs_only_its_own_points(mode, tmp_path):
     solutions = _damaged(tmp_path)
     started = time.monotonic()
-    done = _graded_here(solutions, "k01", *OTHERS, mode=mode)
+    done = graded_here(solutions, "k01", *OTHERS, mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 120
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
@@ -130,20 +130,20 @@ def test_a_hang_is_killed_and_its_zygote_grades_on(mode, tmp_path):
     target.write_text(target.read_text(encoding="utf-8") + textwrap.dedent(f"""
         import subprocess, sys, time
         def filled(shape, value):
-            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {_marker(tmp_path)}"],
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {marker(tmp_path)}"],
                              start_new_session=True, close_fds=False)
             time.sleep(1000)
     """), encoding="utf-8")
     kept = warm.learner_lane(solutions, sandboxed=mode == "bubblewrap").lane
     kept.start()
     zygote = kept.process
-    done = _graded_here(solutions, "k01", "k03", mode=mode)
+    done = graded_here(solutions, "k01", "k03", mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     graded = statuses(json.loads(done.stdout))
     assert graded.pop("k01_creation.filled") == "error"
     assert set(graded.values()) == {"passed"}, graded
     assert kept.process is zygote and zygote.alive(), "the hang cost its zygote"
-    assert _marked_processes(_marker(tmp_path)) == []
+    assert marked_processes(marker(tmp_path)) == []
 
 
 def test_a_zygote_reads_its_orders_whole_and_relays_lines_cut_at_the_limit():
@@ -198,7 +198,7 @@ def test_a_deeply_nested_event_costs_one_function(mode, tmp_path):
             send.stream.write(b'{"event": "observed", "x": ' + b'[' * 20000 + b']' * 20000 + b'}\\n')
             return torch.full(shape, float(value))
     """), encoding="utf-8")
-    done = _graded_here(solutions, "k01", "k03", mode=mode)
+    done = graded_here(solutions, "k01", "k03", mode=mode)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
     graded = statuses(json.loads(done.stdout))
     assert graded.pop("k01_creation.filled") == "error"
@@ -249,7 +249,7 @@ def test_an_observer_told_to_say_nothing_passes_nothing(official, tmp_path):
         target = solutions / f"{kata}.py"
         target.write_text(target.read_text(encoding="utf-8") + textwrap.dedent(attack), encoding="utf-8")
     secret = {"KATA_SECRET": "isolation-selftest-secret"} if official else {}
-    done = _graded_here(solutions, "k11", "k19", mode=MODES[0], env=secret)
+    done = graded_here(solutions, "k11", "k19", mode=MODES[0], env=secret)
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     assert doc["official"] is official

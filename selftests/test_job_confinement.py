@@ -27,18 +27,9 @@ import pytest
 from kata_harness.batch import engine as batch
 from kata_harness.isolation import processes, sandbox
 from kata_harness.judging.verdicts import Status
+from selftests import jobs
 from selftests.gradekit import ROOT
-from selftests.test_job_isolation import (
-    FUNCTIONS,
-    KATA,
-    REFERENCE,
-    TEST_LIMIT_MIB,
-    _all_pass,
-    _graded,
-    _message,
-    _seen,
-    _table,
-)
+from selftests.jobs import FUNCTIONS, KATA, REFERENCE, TEST_LIMIT_MIB
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces, seccomp and fork")
 
@@ -48,18 +39,8 @@ FILTERED = processes._SECCOMP_CALLS.get(os.uname().machine.lower()) is not None 
 @pytest.fixture(scope="module")
 def worker():
     """One batch worker (sandboxed where bubblewrap runs) whose jobs may hold TEST_LIMIT_MIB MiB."""
-    saved = os.environ.get(sandbox.MEMORY_VARIABLE)
-    os.environ[sandbox.MEMORY_VARIABLE] = str(TEST_LIMIT_MIB)
-    made = batch._Worker(sandbox.available())
-    made.table = _table()
-    try:
+    with jobs.batch_worker() as made:
         yield made
-    finally:
-        made.close()
-        if saved is None:
-            os.environ.pop(sandbox.MEMORY_VARIABLE, None)
-        else:
-            os.environ[sandbox.MEMORY_VARIABLE] = saved
 
 
 class _Listeners:
@@ -181,12 +162,12 @@ def test_no_job_reaches_the_grader_by_a_socket(worker):
     shows). It reaches none, has no loopback of its own, and the next job grades as usual."""
     listeners = _Listeners()
     try:
-        seen = _seen(_graded(worker, _reacher(listeners)))
+        seen = jobs.seen(jobs.graded(worker, _reacher(listeners)))
         assert not listeners.datagram_arrived(0.5)
     finally:
         listeners.close()
     assert seen == {"abstract": False, "tcp": False, "udp sent": False, "loopback": False}, seen
-    _all_pass(_graded(worker))
+    jobs.all_pass(jobs.graded(worker))
 
 
 # A job that waits for a classmate's job to call on it: on an abstract socket and a loopback port.
@@ -248,17 +229,17 @@ def test_no_job_reaches_a_classmates_job_by_a_socket(worker):
     nor meet the other anywhere."""
     tag, port = f"{os.getpid()}-{time.monotonic_ns()}", 40000 + os.getpid() % 20000
     other = batch._Worker(sandbox.available())
-    other.table = _table()
+    other.table = jobs.table()
     try:
-        _all_pass(_graded(other))   # its zygote is warm: the two jobs below run at once
+        jobs.all_pass(jobs.graded(other))   # its zygote is warm: the two jobs below run at once
         waited: list = []
-        waiter = threading.Thread(target=lambda: waited.append(_graded(other, WAITER.replace(
+        waiter = threading.Thread(target=lambda: waited.append(jobs.graded(other, WAITER.replace(
             "__TAG__", tag).replace("__PORT__", str(port)))))
         waiter.start()
         time.sleep(0.5)
-        called = _seen(_graded(worker, CALLER.replace("__TAG__", tag).replace("__PORT__", str(port))))
+        called = jobs.seen(jobs.graded(worker, CALLER.replace("__TAG__", tag).replace("__PORT__", str(port))))
         waiter.join()
-        listened = _seen(waited[0])
+        listened = jobs.seen(waited[0])
     finally:
         other.close()
     assert called == {"abstract": False, "tcp": False}, called
@@ -370,7 +351,7 @@ def test_no_job_holds_memory_outside_its_address_space_past_its_limit(worker):
     assert ordinary["/tmp/kata-held"] and ordinary["memfd"] and ordinary["detached shared segment"], ordinary
     assert ordinary["socket MiB"] >= TEST_LIMIT_MIB, ordinary   # past the limit, outside the address space
 
-    seen = _seen(_graded(worker, _holder(cap)))
+    seen = jobs.seen(jobs.graded(worker, _holder(cap)))
     assert seen["oom_score_adj"] == 1000, seen
     assert seen["pipe files"] <= sandbox.OPEN_FILES_LIMIT, seen
     assert seen["pipe MiB"] + seen["socket MiB"] < TEST_LIMIT_MIB, seen
@@ -379,7 +360,7 @@ def test_no_job_holds_memory_outside_its_address_space_past_its_limit(worker):
     if FILTERED:
         assert not seen["own mount namespace"] and not seen["memfd"] and not seen["detached shared segment"], seen
         assert seen["socket MiB"] == 0, seen
-    _all_pass(_graded(worker))
+    jobs.all_pass(jobs.graded(worker))
 
 
 POPULATED = """
@@ -402,10 +383,10 @@ def test_a_populated_shared_mapping_counts_against_the_limit(worker):
         print("held", len(memory) >> 20)
     """)], capture_output=True, text=True, timeout=60)
     assert "held 128" in shown.stdout, shown.stderr
-    attack = _graded(worker, POPULATED.replace("__MIB__", str(TEST_LIMIT_MIB)))
+    attack = jobs.graded(worker, POPULATED.replace("__MIB__", str(TEST_LIMIT_MIB)))
     info = next(f for f in FUNCTIONS if f.name == "filled")
-    assert attack.verdicts[info.qualified].status == Status.ERROR and "held it all" not in _message(attack)
-    _all_pass(_graded(worker))
+    assert attack.verdicts[info.qualified].status == Status.ERROR and "held it all" not in jobs.message(attack)
+    jobs.all_pass(jobs.graded(worker))
 
 
 @pytest.mark.parametrize("gpu", [False, True])

@@ -25,69 +25,24 @@ from pathlib import Path
 import pytest
 
 from kata_harness.batch import engine as batch
-from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import processes, sandbox
-from kata_harness.judging import expectations
 from kata_harness.judging.judge import Grading
 from kata_harness.judging.verdicts import Status, Verdict
-from kata_harness.outputs.explanations import render
+from selftests import jobs
 from selftests.gradekit import ROOT
+from selftests.jobs import FUNCTIONS, KATA, REFERENCE, TEST_LIMIT_MIB
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux namespaces, cgroups and fork")
 
-KATA = "k01_creation"
-FUNCTIONS = [f for kata in load_curriculum() for f in kata.functions if f.kata == KATA]
-REFERENCE = (ROOT / "reference" / f"{KATA}.py").read_text(encoding="utf-8")
-TEST_LIMIT_MIB = 256     # the jobs' memory limit in these tests (a few honest jobs need under 100)
 # add_key(2) and keyctl(2) by machine (the attacks below call them as learner code would).
 KEY_CALLS = {"x86_64": (248, 250), "aarch64": (217, 219)}.get(platform.machine().lower())
-
-
-def _table() -> dict:
-    source = expectations.open_source(ROOT, expectations.ANSWER_KEY)
-    return batch.expected_table(source, FUNCTIONS)
 
 
 @pytest.fixture(scope="module")
 def worker():
     """One batch worker (sandboxed where bubblewrap runs) whose jobs may hold TEST_LIMIT_MIB MiB."""
-    saved = os.environ.get(sandbox.MEMORY_VARIABLE)
-    os.environ[sandbox.MEMORY_VARIABLE] = str(TEST_LIMIT_MIB)
-    made = batch._Worker(sandbox.available())
-    made.table = _table()
-    try:
+    with jobs.batch_worker() as made:
         yield made
-    finally:
-        made.close()
-        if saved is None:
-            os.environ.pop(sandbox.MEMORY_VARIABLE, None)
-        else:
-            os.environ[sandbox.MEMORY_VARIABLE] = saved
-
-
-def _graded(worker, extra: str = "", prefix: str = "") -> batch._KataGrading:
-    """The grading of one submission's k01 file: the reference with ``prefix`` before it and
-    ``extra`` after it (which may redefine a function), as batch grades a kata file."""
-    data = (prefix + REFERENCE + textwrap.dedent(extra)).encode()
-    return batch._graded_kata(KATA, data, worker, worker.lane(), FUNCTIONS, worker.table, 5.0, None, None)
-
-
-def _message(grading: batch._KataGrading, name: str = "filled") -> str:
-    info = next(f for f in FUNCTIONS if f.name == name)
-    return render(grading.verdicts[info.qualified], info, "en")
-
-
-def _all_pass(grading: batch._KataGrading) -> None:
-    failed = {name: _message(grading, name.split(".")[1]) for name, verdict in grading.verdicts.items()
-              if verdict.status != Status.PASSED}
-    assert not failed, failed
-
-
-def _seen(grading: batch._KataGrading) -> dict:
-    """What an attack reported (it raises ``ValueError("seen: {...}")`` from ``filled``)."""
-    message = _message(grading)
-    assert "seen: " in message, message
-    return json.loads(message.split("seen: ", 1)[1].split("\n")[0].rstrip("'\""))
 
 
 def _ordinary(code: str) -> str:
@@ -154,8 +109,8 @@ def test_no_job_finds_the_shared_memory_or_keys_an_earlier_job_left(worker):
     found = json.loads(shown.split("seen: ", 1)[1])
     assert found["shm"] and found["user"], shown   # the primitive works between ordinary processes
 
-    assert "left them" in _message(_graded(worker, _key_calls(LEAVER)))
-    assert _seen(_graded(worker, _key_calls(FINDER))) == {"shm": False, "user": False, "user-session": False,
+    assert "left them" in jobs.message(jobs.graded(worker, _key_calls(LEAVER)))
+    assert jobs.seen(jobs.graded(worker, _key_calls(FINDER))) == {"shm": False, "user": False, "user-session": False,
                                                           "session": False}
 
 
@@ -186,15 +141,15 @@ def test_shared_memory_counts_against_the_memory_limit(worker):
     """)
     assert "held 128" in held
 
-    attack = _graded(worker, SHARED_MAPPING.replace("__MIB__", str(TEST_LIMIT_MIB)))
+    attack = jobs.graded(worker, SHARED_MAPPING.replace("__MIB__", str(TEST_LIMIT_MIB)))
     info = next(f for f in FUNCTIONS if f.name == "filled")
     verdict = attack.verdicts[info.qualified]
-    assert verdict.status == Status.ERROR and "held it all" not in _message(attack)
+    assert verdict.status == Status.ERROR and "held it all" not in jobs.message(attack)
     if worker.lane().process is not None and worker.lane().process.memory is not None:   # a memory cgroup
-        assert verdict.reason_key == "error.crash" and "memory limit" in _message(attack)
+        assert verdict.reason_key == "error.crash" and "memory limit" in jobs.message(attack)
         assert any("memory limit (0.25 GiB)" in note for note in attack.notes), attack.notes
     assert not attack.normally
-    _all_pass(_graded(worker))
+    jobs.all_pass(jobs.graded(worker))
 
 
 @pytest.mark.e2e
@@ -266,16 +221,16 @@ def test_no_job_changes_its_zygote_or_the_zygote_retires(worker):
     """)
     assert shown.split() == ["100000", "19"]
 
-    _all_pass(_graded(worker))
+    jobs.all_pass(jobs.graded(worker))
     before = worker.lane().process
-    seen = _seen(_graded(worker, MEDDLER))
+    seen = jobs.seen(jobs.graded(worker, MEDDLER))
     after = worker.lane().process
     if seen["own pid namespace"]:
         assert not {"prlimit", "renice", "signal", "affinity"} & set(seen), seen
     if set(seen) - {"own pid namespace"}:   # it changed something: that zygote serves no one else
         assert after is None or after is not before, seen
-    honest = _graded(worker)
-    _all_pass(honest)
+    honest = jobs.graded(worker)
+    jobs.all_pass(honest)
     assert honest.normally and not honest.notes
 
 
@@ -285,7 +240,7 @@ def test_a_job_whose_zygote_died_under_it_is_graded_again(worker, monkeypatch):
     charges that job's functions (the damage the issue saw, a classmate's row charged a crash),
     but batch grades the kata again on a fresh zygote: every function passes, the row says so,
     and is not cached."""
-    _all_pass(_graded(worker))   # the zygote is warm
+    jobs.all_pass(jobs.graded(worker))   # the zygote is warm
     attempts: list[Grading] = []
     real_grade = batch.grade
 
@@ -303,12 +258,12 @@ def test_a_job_whose_zygote_died_under_it_is_graded_again(worker, monkeypatch):
 
     killer = threading.Thread(target=kill_it_soon)
     killer.start()
-    slow = _graded(worker, prefix="import time\ntime.sleep(1.5)\n")
+    slow = jobs.graded(worker, prefix="import time\ntime.sleep(1.5)\n")
     killer.join()
     assert len(attempts) == 2, attempts
     first = {name: v.reason_key for name, v in attempts[0].verdicts.items() if v.status != Status.PASSED}
     assert first and set(first.values()) <= {"error.crash", "error.timeout"}, first
-    _all_pass(slow)
+    jobs.all_pass(slow)
     assert not slow.normally and any("graded again" in note for note in slow.notes), slow.notes
 
 

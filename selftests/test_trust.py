@@ -18,25 +18,17 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
+from selftests.attacks import MODES, graded_here, grading, marked_processes, marker
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
-from selftests.warm import grade_here
 
 KATAS = {kata.name: kata.functions for kata in load_curriculum()}
 K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
 K01_POINTS = {f.name: f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"}
-MODES = ["bubblewrap", "none"] if sandbox.available() else ["none"]
-MARKER = "kata-orphan-marker"
-
-
-def _marker(tmp_path) -> str:
-    """A marker of this test alone: tests running side by side (pytest -n) must not see each other's processes."""
-    return f"{MARKER}-{tmp_path.name}"
 
 # The attacks use Linux process facts (/proc, fork, sessions); the judge they test is the same everywhere.
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
@@ -88,38 +80,12 @@ FORGERIES = {
 PLAIN = "k03_dtypes"   # stubs without a forgery, graded after some of the forged katas
 
 
-def _grading(solutions, *args, mode="none"):
-    """The grading options every attack is graded with (``--solutions`` and its katas, JSON, a 3 s
-    limit per function, a 150 s deadline), and the environment of ``mode``."""
-    options = ["--solutions", str(solutions), "--format", "json", "--timeout", "3", "--deadline", "150", *args]
-    return options, {"KATA_SANDBOX": "auto" if mode == "bubblewrap" else "none"}
-
-
 def _run(solutions, *args, mode="none", timeout=240, env=None):
     """A real grade.py process: for what only a process shows (what it leaves running, what its
     children's environment holds)."""
-    options, environment = _grading(solutions, *args, mode=mode)
+    options, environment = grading(solutions, *args, mode=mode)
     return subprocess.run([sys.executable, str(ROOT / "grade.py"), *options], capture_output=True, text=True,
                           timeout=timeout, env={**os.environ, **environment, **(env or {})}, cwd=ROOT)
-
-
-def _graded_here(solutions, *args, mode="none", env=None):
-    """The same grading in this process, on the kept children (``warm.grade_here``): for attacks on
-    the channel and the judge, which a process of grade.py of its own adds nothing to."""
-    options, environment = _grading(solutions, *args, mode=mode)
-    return grade_here(*options, env={**environment, **(env or {})})
-
-
-def _marked_processes(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if marker.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
 
 
 def test_every_forgery_has_a_kata_of_its_own():
@@ -137,7 +103,7 @@ def test_forgeries_on_stubs_earn_nothing(mode, tmp_path):
         forgery = textwrap.dedent(code).replace("__functions__", repr(names)).replace("__kata__", kata)
         target.write_text(forgery + "\n" + target.read_text(encoding="utf-8"), encoding="utf-8")
     started = time.monotonic()
-    done = _graded_here(solutions, *(kata for kata, _ in FORGERIES.values()), PLAIN, mode=mode)
+    done = graded_here(solutions, *(kata for kata, _ in FORGERIES.values()), PLAIN, mode=mode)
     assert done.returncode == 0, done.stderr[-2000:]
     assert time.monotonic() - started < 170
     doc = json.loads(done.stdout)
@@ -168,7 +134,7 @@ def test_heartbeats_do_not_extend_the_time_limit(mode, tmp_path):
             time.sleep(1000)
     """))
     started = time.monotonic()
-    done = _graded_here(solutions, "k01", mode=mode)
+    done = graded_here(solutions, "k01", mode=mode)
     assert time.monotonic() - started < 60
     graded = statuses(json.loads(done.stdout))
     assert graded["k01_creation.filled"] == "error"
@@ -185,7 +151,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
     target = solutions / "k01_creation.py"
     target.write_text(target.read_text() + textwrap.dedent(f"""
         import os, subprocess, sys
-        LATER = "import time; time.sleep(4); open({str(late)!r}, 'w').write('forged')  # {_marker(tmp_path)}"
+        LATER = "import time; time.sleep(4); open({str(late)!r}, 'w').write('forged')  # {marker(tmp_path)}"
         def filled(shape, value):
             subprocess.Popen([sys.executable, "-c", LATER], start_new_session=True)
             if os.fork() == 0:
@@ -197,7 +163,7 @@ def test_no_process_outlives_grading_and_nothing_writes_after_it(mode, tmp_path)
     """))
     done = _run(solutions, "k01", mode=mode)
     assert json.loads(done.stdout)["score"] == sum(K01_POINTS.values()) - K01_POINTS["filled"]
-    assert _marked_processes(_marker(tmp_path)) == []
+    assert marked_processes(marker(tmp_path)) == []
     time.sleep(5)
     assert not late.exists()
 
@@ -210,7 +176,7 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
     target.write_text(target.read_text() + textwrap.dedent(f"""
         import subprocess, sys, time
         def filled(shape, value):
-            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {_marker(tmp_path)}"],
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)  # {marker(tmp_path)}"],
                              start_new_session=True)
             time.sleep(1000)
     """))
@@ -219,13 +185,13 @@ def test_sigterm_ends_the_whole_tree(mode, tmp_path):
                                 "--timeout", "300"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                env=environment)
     until = time.monotonic() + 60
-    while not _marked_processes(_marker(tmp_path)) and time.monotonic() < until:
+    while not marked_processes(marker(tmp_path)) and time.monotonic() < until:
         time.sleep(0.2)
-    assert _marked_processes(_marker(tmp_path)), "the learner's process never started"
+    assert marked_processes(marker(tmp_path)), "the learner's process never started"
     grading.send_signal(signal.SIGTERM)
     grading.wait(timeout=20)
     time.sleep(0.5)
-    assert _marked_processes(_marker(tmp_path)) == []
+    assert marked_processes(marker(tmp_path)) == []
 
 
 @pytest.mark.e2e
@@ -286,8 +252,8 @@ def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
     """An argparse.py beside grade.py and an unchecked-hash .pyc in kata_harness/judging/__pycache__ that
     would pass every function: grade.py imports neither, and the stubs still score 0."""
     copy = _project_copy(tmp_path)
-    marker = tmp_path / "argparse-ran"
-    (copy / "argparse.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nraise SystemExit(0)\n")
+    ran = tmp_path / "argparse-ran"
+    (copy / "argparse.py").write_text(f"open({str(ran)!r}, 'w').write('ran')\nraise SystemExit(0)\n")
     evil = tmp_path / "judge.py"
     honest = (copy / "kata_harness" / "judging" / "judge.py").read_text()
     evil.write_text(honest + "\n\ndef verdict_for(*args, **kwargs):\n    return Verdict('passed')\n")
@@ -306,4 +272,4 @@ def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
                           capture_output=True, text=True, timeout=300, cwd=copy)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["score"] == 0
-    assert not marker.exists()
+    assert not ran.exists()

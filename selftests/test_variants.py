@@ -5,32 +5,23 @@ from collections import Counter
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
-from kata_harness.layout import ROOT
-from kata_harness.observation.local import load_kata_spec, load_module
 from kata_harness.outputs.explanations import render, section_text
-from kata_harness.pytest_plugin import grade_function
-from selftests.variants import load_all
+from selftests.variants import grade, load_all
 
 VARIANTS = load_all()
 INFO = {f.qualified: f for kata in load_curriculum() for f in kata.functions}
 
 
-def _grade(variant):
-    spec = load_kata_spec(variant.kata).function(variant.function)
-    reference = load_module(ROOT / "reference" / f"{variant.kata}.py")
-    return grade_function(spec, variant.kata, variant.implementation, getattr(reference, variant.function))
-
-
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v.correct], ids=lambda v: v.id)
 def test_other_correct_idiom_passes(variant):
-    verdict = _grade(variant)
+    verdict = grade(variant)
     assert verdict.status == "passed", render(verdict, INFO[f"{variant.kata}.{variant.function}"])
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if not v.correct], ids=lambda v: v.id)
 def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     info = INFO[f"{variant.kata}.{variant.function}"]
-    verdict = _grade(variant)
+    verdict = grade(variant)
     assert verdict.status == "failed", f"{variant.id} was graded {verdict.status}"
     text = render(verdict, info, "en")
     for keyword in variant.keywords:

@@ -20,8 +20,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import message
 from kata_harness.outputs import official, summary
-from selftests.gradekit import student_template
-from selftests.test_classroom import parse_outputs
+from selftests.gradekit import parse_outputs, student_template
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="runs the workflow's step as Linux runners do")
 

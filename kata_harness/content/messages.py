@@ -563,6 +563,10 @@ MESSAGES = {
     "probe.graph_during_evaluation": {
         "en": "whether autograd was recording while the model ran", "zh": "模型运行时自动求导是否在记录",
     },
+    "probe.training_mode": {
+        "en": "whether every forward pass of your training loop ran in training mode",
+        "zh": "你的训练循环的每一次前向计算是否都在训练模式下进行",
+    },
     # --- grade.py hint, where a template's hints were capped (release --max-hint-level) ---------
     "hint.no_more": {
         "en": "{function}: no more hints are available (hint levels here: 1-{levels})",

@@ -13,6 +13,10 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kata_harness.layout import ROOT
+from kata_harness.observation.local import load_kata_spec, load_module
+from kata_harness.pytest_plugin import grade_function
+
 
 @dataclass
 class Variant:
@@ -58,3 +62,10 @@ def load_all() -> list[Variant]:
     for module in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{module.name}")
     return VARIANTS
+
+
+def grade(variant: Variant):
+    """The verdict on ``variant``: its function graded in this process against the reference's."""
+    spec = load_kata_spec(variant.kata).function(variant.function)
+    reference = load_module(ROOT / "reference" / f"{variant.kata}.py")
+    return grade_function(spec, variant.kata, variant.implementation, getattr(reference, variant.function))

@@ -1,0 +1,164 @@
+"""Checks for k41_training_loop: which cases, on which devices, and which aspects matter.
+
+The data are synthetic: x (N, 4) standard normal, labels (N,) int64, the argmax of a random linear
+teacher's scores with some noise (so that the loss can fall but not vanish). Each case's loader is
+built here, a TensorDataset in a DataLoader with num_workers=0 (graded jobs have no shared memory),
+shuffled by a generator of its own seeded from the case (learner and reference see the same batches,
+and the global generator is left alone); its sizes leave the last batch short, except where a case
+says otherwise.
+
+train_classifier is judged as the procedure its contract describes (aspect `procedure`): its
+per-epoch losses and the model's final parameters against the reference's own run of the same case,
+and the caller's model afterwards (`caller`: its mode, parameter objects and flags). The models are
+`tracked`: probe `graphs_kept` counts the graphs the loop keeps alive (a running total of loss
+tensors keeps every batch's) and probe `training_mode` whether every forward pass ran in training
+mode. The first cases each let one pitfall alone fail first: one full batch for one epoch (only the
+loss itself can differ), a stale .grad on one batch (only clearing the gradients), three equal
+batches (only the graphs kept), one epoch with a short last batch (only the per-sample mean); then a
+model with dropout handed in in evaluation mode and in training mode, a frozen first layer, and the
+same model and loader twice in a row (calls=2). The dropout is this module's own, its mask drawn
+from a generator seeded by the model's input batch (as in k31), so that
+the masks do not depend on how many random numbers anyone else drew.
+
+evaluate gets loaders with a short last batch and models with dropout that come in in training mode
+and in evaluation mode: (loss, accuracy) against the reference's, the caller's model afterwards, and
+probe `graph_during_evaluation`.
+"""
+
+import zlib
+
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+from kata_harness.spec import (
+    BASIC,
+    GRAPHS_KEPT,
+    Case,
+    Function,
+    Kata,
+    Probe,
+    custom,
+    frozen,
+    graph_record,
+    module,
+    stale_grads,
+    tracked,
+)
+
+CLASSES = 3
+FEATURES = 4
+
+
+class Loader(DataLoader):
+    """A DataLoader with a short repr, for the "Called ..." line."""
+
+    def __repr__(self):
+        return f"DataLoader(<{len(self.dataset)} samples>, batch_size={self.batch_size}, shuffle=True)"
+
+
+def loader(n, batch_size):
+    """A shuffled DataLoader over n synthetic samples, its order drawn from its own seeded generator."""
+    def build(gen, device):
+        x = torch.randn(n, FEATURES, generator=gen)
+        teacher = torch.randn(FEATURES, CLASSES, generator=gen)
+        labels = (x @ teacher + 0.5 * torch.randn(n, CLASSES, generator=gen)).argmax(dim=1)
+        seed = int(torch.randint(0, 2 ** 31 - 1, (), generator=gen))
+        return Loader(TensorDataset(x.to(device), labels.to(device)), batch_size=batch_size, shuffle=True,
+                      num_workers=0, generator=torch.Generator().manual_seed(seed))
+    return custom(build)
+
+
+def input_key(x: torch.Tensor) -> int:
+    """A seed from the values of a model's input (the data, not a hidden activation that rounding
+    in another correct update would change): the same batch gives the same dropout mask."""
+    return zlib.crc32(x.detach().cpu().contiguous().numpy().tobytes())
+
+
+class Dropout(nn.Module):
+    """Dropout as nn.Dropout does it, its mask drawn from a generator seeded with ``key``."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+        self.key = 0
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        mask = torch.rand(x.shape, generator=torch.Generator().manual_seed(self.key), dtype=torch.float64) >= self.p
+        return x * mask.to(x.device) / (1 - self.p)
+
+    def extra_repr(self):
+        return f"p={self.p}"
+
+
+class DropoutNet(nn.Module):
+    """Linear, ReLU, dropout (its mask keyed by the input batch), linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.hidden = nn.Linear(FEATURES, 8)
+        self.dropout = Dropout(0.5)
+        self.out = nn.Linear(8, CLASSES)
+
+    def forward(self, x):
+        self.dropout.key = input_key(x)
+        return self.out(self.dropout(torch.relu(self.hidden(x))))
+
+
+def linear():
+    return nn.Linear(FEATURES, CLASSES)
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(FEATURES, 8), nn.ReLU(), nn.Linear(8, CLASSES))
+
+
+def dropout_net():
+    return DropoutNet()
+
+
+def training_mode(call):
+    """Whether every forward pass of the model ran in training mode."""
+    record = graph_record(call.args[0])
+    if record is None or not record.forwards:
+        return "no forward pass seen"
+    return all(training for training, _ in record.passes)
+
+
+def graph_during_evaluation(call):
+    """Whether autograd recorded during any forward pass of the model."""
+    record = graph_record(call.args[0])
+    if record is None or not record.forwards:
+        return "no forward pass seen"
+    return any(grad for _, grad in record.passes)
+
+
+def model(factory, **options):
+    return tracked(module(factory, **options))
+
+
+KATA = Kata("k41_training_loop", [
+    Function("train_classifier", [
+        Case(model(linear), loader(8, 8), 0.5, 1),
+        Case(tracked(stale_grads(module(linear))), loader(6, 6), 0.5, 1, label="stale_grads"),
+        Case(model(linear), loader(12, 4), 0.5, 1),
+        Case(model(linear), loader(10, 4), 0.5, 1, label="short_last_batch"),
+        Case(model(dropout_net, train=False), loader(10, 4), 0.3, 2, label="came_in_eval_mode"),
+        Case(model(dropout_net, train=True), loader(11, 4), 0.3, 2),
+        Case(tracked(frozen(module(mlp), "0")), loader(9, 4), 0.5, 2, label="frozen"),
+        Case(model(mlp), loader(7, 3), 0.2, 1, calls=2),
+        Case(tracked(stale_grads(module(dropout_net, train=False))), loader(13, 5), 0.3, 2, hidden=True),
+        Case(model(mlp), loader(12, 5), 0.4, 3, hidden=True),
+    ], aspects=BASIC + ("caller", "procedure"), rtol=1e-5, atol=1e-6, timeout=20,
+        probes=(GRAPHS_KEPT, Probe("training_mode", training_mode))),
+    Function("evaluate", [
+        Case(model(linear), loader(10, 4)),
+        Case(model(dropout_net, train=True), loader(9, 4), label="dropout"),
+        Case(model(dropout_net, train=False), loader(11, 3), label="came_in_eval_mode"),
+        Case(model(mlp), loader(7, 2)),
+        Case(model(dropout_net, train=True), loader(13, 5), label="dropout", hidden=True),
+    ], aspects=("shape", "dtype", "values", "container", "caller"), rtol=1e-5, atol=1e-6,
+        probes=(Probe("graph_during_evaluation", graph_during_evaluation),)),
+])
