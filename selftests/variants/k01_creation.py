@@ -72,7 +72,7 @@ def filled_empty_fill(shape, value):
     return torch.empty(shape).fill_(value)
 
 
-@wrong("mask_like", "default device", "zeros_like")
+@wrong("mask_like", "default device", "x's device")
 def mask_default_device(x):
     return torch.zeros(x.shape, dtype=torch.bool)
 

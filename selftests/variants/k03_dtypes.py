@@ -139,7 +139,7 @@ def brighten_clamp_after(img, amount):
     return (img + amount).clamp(0, 255)
 
 
-@wrong("brighten", "uint8", ".to(torch.uint8)")
+@wrong("brighten", "uint8 again", "converted back")
 def brighten_float_result(img, amount):
     return (img.float() + amount).clamp(max=255)
 

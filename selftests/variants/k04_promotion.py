@@ -55,7 +55,7 @@ def weighted_wrong_order(values, weights):
     return weights @ values
 
 
-@wrong("weighted_sum", ".sum() alone")
+@wrong("weighted_sum", "adds the rows together")
 def weighted_total(values, weights):
     return (values * weights).sum()
 

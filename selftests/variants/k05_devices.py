@@ -9,7 +9,7 @@ from selftests.variants import right, wrong
 
 # --- add_bias --------------------------------------------------------------------------------
 
-@wrong("add_bias", "same device", "Tensor.to")
+@wrong("add_bias", "same device", "x's device")
 def add_bias_plain(x, bias):
     return x + bias
 
@@ -183,7 +183,7 @@ def run_model_first_parameter(model, x):
     return model(x.to(next(model.parameters()).device))
 
 
-@wrong("run_model", "do not .cpu() the result")
+@wrong("run_model", "back to the CPU")
 def run_model_result_to_cpu(model, x):
     return model(x.to(next(model.parameters()).device)).cpu() if list(model.parameters()) else model(x)
 

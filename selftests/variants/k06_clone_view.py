@@ -7,21 +7,21 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("zero_first_row", "y = x only gives the same tensor a second name", ".clone()")
+@wrong("zero_first_row", "y = x only gives the same tensor a second name", "made a copy")
 def zero_row_alias(x):
     y = x
     y[0] = 0
     return y
 
 
-@wrong("zero_first_row", "views of the same memory", "clone()")
+@wrong("zero_first_row", "views of the same memory", "made a copy")
 def zero_row_slice(x):
     y = x[:]
     y[0] = 0
     return y
 
 
-@wrong("zero_first_row", "x.detach()", "clone()")
+@wrong("zero_first_row", "x.detach()", "made a copy")
 def zero_row_detached(x):
     y = x.detach()
     y[0].zero_()
@@ -35,7 +35,7 @@ def zero_row_contiguous(x):
     return y
 
 
-@wrong("zero_first_row", "shares memory", ".clone()")
+@wrong("zero_first_row", "shares memory", "real copy")
 def zero_row_skip_when_zero(x):
     if (x[0] == 0).all():
         return x            # "nothing to do": but the caller now holds the same tensor twice
@@ -135,7 +135,7 @@ def zero_column_select_fill(x, j):
     x.select(1, j).fill_(0)
 
 
-@wrong("clipped", "clamp_", "out-of-place clamp")
+@wrong("clipped", "clamp_", "in place")
 def clipped_in_place(x, limit):
     return x.clamp_(-limit, limit)
 

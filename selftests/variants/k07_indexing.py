@@ -105,7 +105,7 @@ def scale_by_masked_difference(x, mask, factor):
     x += x * mask * (factor - 1)   # touches every element: inf * 0 is nan
 
 
-@wrong("scale_selected_", "returns None", "torch.where")
+@wrong("scale_selected_", "returns None", "leaves x as it was")
 def scale_returns_new(x, mask, factor):
     return torch.where(mask, x * factor, x)
 

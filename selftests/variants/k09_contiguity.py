@@ -6,7 +6,7 @@ from selftests.variants import right, wrong
 
 # --- flatten_transposed ----------------------------------------------------------------------
 
-@wrong("flatten_transposed", "view size is not compatible", "non-contiguous", "reshape")
+@wrong("flatten_transposed", "view size is not compatible", "non-contiguous", "never copies")
 def flatten_view_after_t(x):
     return x.t().view(-1)
 
@@ -38,7 +38,7 @@ def flatten_columns(x):
 
 # --- merge_heads -----------------------------------------------------------------------------
 
-@wrong("merge_heads", "view after transpose", "reshape")
+@wrong("merge_heads", "view after transpose", "never copies")
 def merge_view_after_transpose(x):
     b, h, t, d = x.shape
     return x.transpose(1, 2).view(b, t, h * d)
@@ -85,7 +85,7 @@ def channels_reshape(img):
     return img.reshape(c, h, w)
 
 
-@wrong("to_channels_first", "non-contiguous", ".contiguous()")
+@wrong("to_channels_first", "non-contiguous", "contiguous tensor")
 def channels_permute_only(img):
     return img.permute(2, 0, 1)
 

@@ -8,7 +8,7 @@ import torch
 from selftests.variants import right, wrong
 
 
-@wrong("to_numpy", "Can't call numpy() on Tensor that requires grad", "detach()")
+@wrong("to_numpy", "Can't call numpy() on Tensor that requires grad", "leave the graph")
 def to_numpy_plain(t):
     return t.numpy()
 
@@ -23,7 +23,7 @@ def to_numpy_asarray(t):
     return np.asarray(t.detach())
 
 
-@wrong("to_numpy", "requires_grad_(False)", "detach()")
+@wrong("to_numpy", "requires_grad", "leave t alone")
 def to_numpy_switches_grad_off(t):
     t.requires_grad_(False)
     return t.cpu().numpy()
@@ -63,7 +63,7 @@ def to_numpy_from_list_with_dtype(t):
     return np.array(t.tolist(), dtype=dtype)
 
 
-@wrong("numpy_snapshot", "shares memory", "copy the array")
+@wrong("numpy_snapshot", "shares memory", "memory of its own")
 def snapshot_view(t):
     return t.numpy()
 

@@ -40,7 +40,7 @@ def bmi_scaling_nan(heights_m, weights_kg):
     return {"bmi": bmi, "normalized": normalized, "normal": normal, "normal_values": bmi[normal].numpy()}
 
 
-@wrong("bmi_report", "int64", "dtype=torch.float32")
+@wrong("bmi_report", "int64", "float32 from the start")
 def bmi_int_in_place(heights_m, weights_kg):
     h, w = torch.tensor(heights_m), torch.tensor(weights_kg)
     bmi = w
@@ -75,7 +75,7 @@ def bmi_exclusive_range(heights_m, weights_kg):
     return {"bmi": bmi, "normalized": _scaled(bmi), "normal": normal, "normal_values": bmi[normal].numpy()}
 
 
-@wrong("bmi_report", "float64", ".numpy()")
+@wrong("bmi_report", "float64", "detour through NumPy")
 def bmi_values_via_list(heights_m, weights_kg):
     h, w = _floats(heights_m, weights_kg)
     bmi = w / h ** 2
@@ -131,7 +131,7 @@ def bmi_branch_on_constant(heights_m, weights_kg):
     return {"bmi": bmi, "normalized": normalized, "normal": normal, "normal_values": bmi[normal].numpy().copy()}
 
 
-@wrong("bmi_report", "empty", ".numpy()")
+@wrong("bmi_report", "empty", "shape (0,)")
 def bmi_values_stacked(heights_m, weights_kg):
     h, w = _floats(heights_m, weights_kg)
     bmi = w / h ** 2

@@ -47,7 +47,7 @@ def sgd_update_dropping_flag(params, lr):
         p -= lr * p.grad
 
 
-@wrong("sgd_update_", "left it off", "torch.no_grad()")
+@wrong("sgd_update_", "left it off", "back on")
 def sgd_update_grad_switched_off(params, lr):
     torch.set_grad_enabled(False)   # never switched back on
     for p in params:
@@ -102,7 +102,7 @@ def doubled_sigmoid_times_equals(x):
     return s
 
 
-@wrong("doubled_sigmoid", "leaf Variable that requires grad", "out-of-place")
+@wrong("doubled_sigmoid", "leaf Variable that requires grad", "change the caller's x")
 def doubled_sigmoid_on_input(x):
     return x.sigmoid_().mul_(2)
 

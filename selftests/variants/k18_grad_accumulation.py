@@ -8,7 +8,7 @@ from selftests.variants import right, wrong
 # --- train ------------------------------------------------------------------------------------
 
 
-@wrong("train", "add up", "zero_grad()", "every step")
+@wrong("train", "add up", "cleared", "every step")
 def train_never_zeroes(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
@@ -33,7 +33,7 @@ def train_zeroes_once(model, batches, lr):
     return losses
 
 
-@wrong("train", "Python floats", "loss.item()")
+@wrong("train", "Python floats", "loss tensor")
 def train_returns_tensors(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []

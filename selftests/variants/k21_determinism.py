@@ -25,7 +25,7 @@ def reproducible_benchmark_left_on(seed):
     torch.use_deterministic_algorithms(True)
 
 
-@wrong("make_reproducible", "torch.manual_seed")
+@wrong("make_reproducible", "not seeded")
 def reproducible_without_seed(seed):
     torch.use_deterministic_algorithms(True)
     torch.backends.cudnn.benchmark = False
