@@ -146,6 +146,12 @@ def gpu_bound() -> bool:
     return bool(_gpu_devices())
 
 
+# What the sandboxed child keeps of the grader's environment. ATEN_CPU_CAPABILITY picks torch's CPU
+# kernels: the referee runs outside with it, so the learner's child must compute with the same ones, or
+# a correct answer differs from the reference in the last bits.
+PASSED_IN = ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES", "GLIBC_TUNABLES", "ATEN_CPU_CAPABILITY")
+
+
 def command(solutions: list[Path], project: Layout, memory: JobMemory | None = None) -> list[str]:
     """The bubblewrap command line that runs what follows it in the sandbox: ``project``'s harness
     and kata specs readable, the ``solutions`` folders read-only, nothing else of the
@@ -175,7 +181,7 @@ def command(solutions: list[Path], project: Layout, memory: JobMemory | None = N
     # bubblewrap's --size needs 0.10, and writing files is no part of any kata).
     args += ["--remount-ro", "/tmp", "--remount-ro", "/dev", "--remount-ro", "/"]
     for name, value in processes.fork_friendly(dict(os.environ)).items():
-        if name in ("PATH", "LANG", "LC_ALL", "SYSTEMROOT", "CUDA_VISIBLE_DEVICES", "GLIBC_TUNABLES"):
+        if name in PASSED_IN:
             args += ["--setenv", name, value]
     # The project folder as working folder, as outside, so that messages show paths like katas/k01_creation.py.
     args += ["--setenv", "HOME", "/tmp", "--setenv", "OMP_NUM_THREADS", "1", "--chdir", str(project.root.resolve())]
