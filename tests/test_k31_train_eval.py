@@ -16,53 +16,25 @@ in evaluation mode, one with a stale .grad and one whose first layer is frozen, 
 unequal size.
 """
 
-import zlib
 
-import torch
 from torch import nn
 
 from kata_harness.spec import (
     BASIC,
     Case,
+    Dropout,
     Function,
     Kata,
     Probe,
     frozen,
     graph_record,
+    input_key,
     module,
     randn,
     short_batches,
     stale_grads,
     tracked,
 )
-
-
-def input_key(x: torch.Tensor) -> int:
-    """A seed from the values of a model's input: the same batch gives the same dropout mask."""
-    # Rounded first: data drawn from one seed on other CPU kernels may differ in the last bits, and the
-    # mask must not change with them.
-    rounded = torch.round(x.detach().cpu().double() * 1000).to(torch.int64)
-    return zlib.crc32(rounded.contiguous().numpy().tobytes())
-
-
-class Dropout(nn.Module):
-    """Dropout as nn.Dropout does it (in training mode each unit zeroed with probability p, the others
-    scaled by 1 / (1 - p); in evaluation mode nothing), its mask drawn from a generator seeded with
-    ``key`` (the model's input), never from the global one."""
-
-    def __init__(self, p: float):
-        super().__init__()
-        self.p = p
-        self.key = 0
-
-    def forward(self, x):
-        if not self.training:
-            return x
-        mask = torch.rand(x.shape, generator=torch.Generator().manual_seed(self.key), dtype=torch.float64) >= self.p
-        return x * mask.to(x.device) / (1 - self.p)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 class DropoutNet(nn.Module):

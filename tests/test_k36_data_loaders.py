@@ -19,7 +19,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
-from kata_harness.spec import Case, Function, Kata, Probe, custom, graph_record, module, tracked
+from kata_harness.spec import Case, Dropout, Function, Kata, Probe, custom, graph_record, module, tracked
 
 
 class Indices(Dataset):
@@ -100,22 +100,6 @@ def loader(n, d_in, batch_size, scale=1.0):
         y = (torch.randn(n, 1, generator=gen) * scale).to(device)
         return Loader(TensorDataset(x, y), batch_size=batch_size)
     return custom(build)
-
-
-class Dropout(nn.Module):
-    """Dropout as nn.Dropout does it, its mask drawn with torch.rand (the same in every version)."""
-
-    def __init__(self, p: float):
-        super().__init__()
-        self.p = p
-
-    def forward(self, x):
-        if not self.training:
-            return x
-        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 def linear():

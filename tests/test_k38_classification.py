@@ -15,7 +15,21 @@ and probe `graph_during_evaluation` says whether a forward pass recorded a graph
 import torch
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Probe, custom, graph_record, module, randint, randn, stale_grads, tracked
+from kata_harness.spec import (
+    BASIC,
+    Case,
+    Dropout,
+    Function,
+    Kata,
+    Probe,
+    custom,
+    graph_record,
+    module,
+    randint,
+    randn,
+    stale_grads,
+    tracked,
+)
 
 _MODEL = [None]   # the model the case built last, for the labels recipe after it
 
@@ -25,22 +39,6 @@ def model_of(source):
         _MODEL[0] = source.build(gen, device)
         return _MODEL[0]
     return custom(build)
-
-
-class Dropout(nn.Module):
-    """Dropout as nn.Dropout does it, its mask drawn with torch.rand (the same in every version)."""
-
-    def __init__(self, p: float):
-        super().__init__()
-        self.p = p
-
-    def forward(self, x):
-        if not self.training:
-            return x
-        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 def linear3():

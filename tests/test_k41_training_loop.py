@@ -25,7 +25,6 @@ and in evaluation mode: (loss, accuracy) against the reference's, the caller's m
 probe `graph_during_evaluation`.
 """
 
-import zlib
 
 import torch
 from torch import nn
@@ -35,12 +34,14 @@ from kata_harness.spec import (
     BASIC,
     GRAPHS_KEPT,
     Case,
+    Dropout,
     Function,
     Kata,
     Probe,
     custom,
     frozen,
     graph_record,
+    input_key,
     module,
     stale_grads,
     tracked,
@@ -67,33 +68,6 @@ def loader(n, batch_size):
         return Loader(TensorDataset(x.to(device), labels.to(device)), batch_size=batch_size, shuffle=True,
                       num_workers=0, generator=torch.Generator().manual_seed(seed))
     return custom(build)
-
-
-def input_key(x: torch.Tensor) -> int:
-    """A seed from the values of a model's input (the data, not a hidden activation that rounding
-    in another correct update would change): the same batch gives the same dropout mask."""
-    # Rounded first: data drawn from one seed on other CPU kernels may differ in the last bits, and the
-    # mask must not change with them.
-    rounded = torch.round(x.detach().cpu().double() * 1000).to(torch.int64)
-    return zlib.crc32(rounded.contiguous().numpy().tobytes())
-
-
-class Dropout(nn.Module):
-    """Dropout as nn.Dropout does it, its mask drawn from a generator seeded with ``key``."""
-
-    def __init__(self, p: float):
-        super().__init__()
-        self.p = p
-        self.key = 0
-
-    def forward(self, x):
-        if not self.training:
-            return x
-        mask = torch.rand(x.shape, generator=torch.Generator().manual_seed(self.key), dtype=torch.float64) >= self.p
-        return x * mask.to(x.device) / (1 - self.p)
-
-    def extra_repr(self):
-        return f"p={self.p}"
 
 
 class DropoutNet(nn.Module):

@@ -22,9 +22,9 @@ from ..aspects import BASIC, NAMES
 from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
-__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Function", "GRAD_MODE",
+__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
            "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
-           "draws_randomly", "frozen", "graph_record", "module", "rand", "randint", "randn", "short_batches",
+           "draws_randomly", "frozen", "graph_record", "input_key", "module", "rand", "randint", "randn", "short_batches",
            "stale_grads", "tensor", "tracked", "transposed"]
 
 # Aspects a Function may check: the table is ``aspects.ASPECTS`` (and the facts of a tensor,
@@ -385,3 +385,38 @@ class Kata:
     def function(self, name: str) -> Function | None:
         """The checks of the function called ``name``."""
         return next((f for f in self.functions if f.name == name), None)
+
+
+def input_key(x: torch.Tensor) -> int:
+    """A seed from the values of a model's input (the data, not a hidden activation that rounding in
+    another correct update would change): the same batch gives the same dropout mask. Rounded first:
+    data drawn from one seed on other CPU kernels may differ in the last bits, and the key must not."""
+    rounded = torch.round(x.detach().cpu().double() * 1000).to(torch.int64)
+    return zlib.crc32(rounded.contiguous().numpy().tobytes())
+
+
+class Dropout(torch.nn.Module):
+    """Dropout as nn.Dropout does it (in training mode each unit zeroed with probability p, the others
+    scaled by 1 / (1 - p); in evaluation mode nothing), its mask drawn with torch.rand, whose numbers
+    are the same in every PyTorch version (nn.Dropout's changed between 2.2 and 2.13). The mask comes
+    from the global generator, or, once ``key`` is set (a model's forward sets it to ``input_key`` of
+    its input), from a generator seeded with it, so that a correct answer that draws numbers of its
+    own, or runs one forward more, still meets the same masks."""
+
+    def __init__(self, p: float):
+        super().__init__()
+        self.p = p
+        self.key: int | None = None
+
+    def forward(self, x):
+        if not self.training:
+            return x
+        if self.key is None:
+            keep = torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p
+        else:
+            seeded = torch.Generator().manual_seed(self.key)
+            keep = (torch.rand(x.shape, generator=seeded, dtype=torch.float64) >= self.p).to(x.device)
+        return x * keep / (1 - self.p)
+
+    def extra_repr(self):
+        return f"p={self.p}"
