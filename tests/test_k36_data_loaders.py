@@ -19,7 +19,7 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
-from kata_harness.spec import Case, Dropout, Function, Kata, Probe, custom, graph_record, module, tracked
+from kata_harness.spec import GRAPH_DURING_EVALUATION, Case, Dropout, Function, Kata, Probe, custom, module, tracked
 
 
 class Indices(Dataset):
@@ -110,14 +110,6 @@ def dropout_net():
     return nn.Sequential(nn.Linear(3, 6), nn.ReLU(), Dropout(0.5), nn.Linear(6, 1))
 
 
-def graph_during_evaluation(call):
-    """Whether autograd recorded during any forward pass of the model."""
-    record = graph_record(call.args[0])
-    if record is None or not record.forwards:
-        return "no forward pass seen"
-    return any(grad for _, grad in record.passes)
-
-
 KATA = Kata("k36_data_loaders", [
     Function("training_loader", [
         Case(indices(10), 4, 5),
@@ -132,5 +124,5 @@ KATA = Kata("k36_data_loaders", [
         Case(tracked(module(dropout_net, train=False)), loader(9, 3, 4, scale=2.0), label="came_in_eval_mode"),
         Case(tracked(module(linear)), loader(5, 3, 2, scale=3.0)),
     ], aspects=("shape", "dtype", "values", "caller"), rtol=1e-5, atol=1e-6,
-        probes=(Probe("graph_during_evaluation", graph_during_evaluation),)),
+        probes=(GRAPH_DURING_EVALUATION,)),
 ])

@@ -17,13 +17,12 @@ from torch import nn
 
 from kata_harness.spec import (
     BASIC,
+    GRAPH_DURING_EVALUATION,
     Case,
     Dropout,
     Function,
     Kata,
-    Probe,
     custom,
-    graph_record,
     module,
     randint,
     randn,
@@ -79,14 +78,6 @@ def mostly_right():
     return custom(build)
 
 
-def graph_during_evaluation(call):
-    """Whether autograd recorded during any forward pass of the model."""
-    record = graph_record(call.args[0])
-    if record is None or not record.forwards:
-        return "no forward pass seen"
-    return any(grad for _, grad in record.passes)
-
-
 KATA = Kata("k38_classification", [
     Function("classifier_step", [
         Case(module(linear3), randn(6, 4, scale=2.0), randint(0, 3, 6), 0.5),
@@ -100,5 +91,5 @@ KATA = Kata("k38_classification", [
         Case(model_of(tracked(module(dropout_net, train=False))), inputs(11, 4), mostly_right(), label="came_in_eval_mode"),
         Case(model_of(tracked(module(mlp5))), inputs(14, 3), mostly_right()),
     ], aspects=("shape", "dtype", "values", "caller"),
-        probes=(Probe("graph_during_evaluation", graph_during_evaluation),)),
+        probes=(GRAPH_DURING_EVALUATION,)),
 ])

@@ -32,6 +32,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from kata_harness.spec import (
     BASIC,
+    GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     Case,
     Dropout,
@@ -104,14 +105,6 @@ def training_mode(call):
     return all(training for training, _ in record.passes)
 
 
-def graph_during_evaluation(call):
-    """Whether autograd recorded during any forward pass of the model."""
-    record = graph_record(call.args[0])
-    if record is None or not record.forwards:
-        return "no forward pass seen"
-    return any(grad for _, grad in record.passes)
-
-
 def model(factory, **options):
     return tracked(module(factory, **options))
 
@@ -137,5 +130,5 @@ KATA = Kata("k41_training_loop", [
         Case(model(mlp), loader(7, 2)),
         Case(model(dropout_net, train=True), loader(13, 5), label="dropout", hidden=True),
     ], aspects=("shape", "dtype", "values", "container", "caller"), rtol=1e-5, atol=1e-6,
-        probes=(Probe("graph_during_evaluation", graph_during_evaluation),)),
+        probes=(GRAPH_DURING_EVALUATION,)),
 ])

@@ -23,7 +23,7 @@ from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
 __all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
-           "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
+           "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
            "draws_randomly", "frozen", "graph_record", "input_key", "module", "rand", "randint", "randn", "short_batches",
            "stale_grads", "tensor", "tracked", "transposed"]
 
@@ -321,6 +321,18 @@ GRAPHS_KEPT = Probe("graphs_kept", graphs_kept)
 """The graphs a training loop keeps alive: one at a time (the step being taken) is the contract; a
 running total of loss tensors (``total += loss``) or a list of them keeps every step's graph, and
 the memory it holds, until the loop ends."""
+
+def graph_during_evaluation(call: Call) -> bool | str:
+    """Whether autograd recorded during any forward pass of the tracked model, the call's first argument."""
+    record = graph_record(call.args[0])
+    if record is None or not record.forwards:
+        return "no forward pass seen"
+    return any(grad for _, grad in record.passes)
+
+
+GRAPH_DURING_EVALUATION = Probe("graph_during_evaluation", graph_during_evaluation)
+"""Whether an evaluation built a graph: measuring a model outside ``no_grad`` records every forward
+pass, and holds its activations, for a backward that never comes."""
 
 GRAD_MODE = Probe("grad_mode", lambda call: torch.is_grad_enabled())
 """Whether autograd records after the call, as it did before it: a function that switches it off
