@@ -49,10 +49,10 @@ sys.path.insert(0, sys.argv[1])
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.layout import LAYOUT
 from kata_harness.observation import local
-katas = load_curriculum()
+katas = load_curriculum(LAYOUT.curriculum)
 calls = []
 for kata in katas:
-    spec = local.load_kata_spec(kata.name)
+    spec = local.load_kata_spec(kata.name, LAYOUT.tests)
     module = local.load_module(LAYOUT.reference / f"{kata.name}.py")
     for info in kata.functions:
         function = spec.function(info.name)

@@ -93,7 +93,7 @@ def _job_steps(kata: str) -> dict:
     load_kata(LAYOUT.curriculum / f"{kata}.toml")
     steps["curriculum"] = clock() - started
     started = clock()
-    spec = child._SPECS.get(kata) or local.load_kata_spec(kata)
+    spec = child._SPECS.get(kata) or local.load_kata_spec(kata, LAYOUT.tests)
     module = local.load_module(LAYOUT.reference / f"{kata}.py")
     steps["load"] = clock() - started
     for function in spec.functions:
@@ -156,7 +156,7 @@ def job_split(runs: int, katas: list[str]) -> dict:
     os.environ.setdefault("OMP_NUM_THREADS", "1")   # as in the children
     gc.disable()   # prepared as a zygote prepares (child.main): no collection, the heap frozen
     child.observing().warm_up()
-    child.prepare_to_fork()
+    child.prepare_to_fork(LAYOUT.tests)
     gc.enable()
     passes = []
     for number in range(runs + 1):
@@ -174,13 +174,13 @@ def main() -> None:
     parser.add_argument("--only-jobs", action="store_true", help="part 2 only (no whole commands)")
     args = parser.parse_args()
     _start_as_a_zygote_does()
-    katas = load_curriculum()
+    katas = load_curriculum(LAYOUT.curriculum)
     lessons = sorted({kata.lesson.name for kata in katas})
     started = time.process_time()
-    load_curriculum()
+    load_curriculum(LAYOUT.curriculum)
     curriculum_once = time.process_time() - started
     started = time.process_time()
-    answer_key.load()
+    answer_key.load(LAYOUT.answer_key)
     key_once = time.process_time() - started
 
     whole = {"lazy floor": (1.0, 1.0), "parent import": (0.0, 0.0), "full grade": (1.0, 1.0)} if args.only_jobs \

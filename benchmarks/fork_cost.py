@@ -71,7 +71,7 @@ def _forked(job: dict | None, measure_memory: bool = False, isolation=None) -> t
             child.prepare_job(zygote, isolation[1])
         written = _private_dirty_kib() if measure_memory else 0
         if job is not None:
-            child._run_job(lambda event, **fields: None, job)
+            child._run_job(lambda event, **fields: None, job, LAYOUT.tests)
         written = _private_dirty_kib() - written if measure_memory else 0
         os.write(write_end, str(written).encode())
         os._exit(0)
@@ -93,7 +93,7 @@ def _serve_in_process(jobs: list[dict], orders, answers) -> None:
         if not asked:
             os._exit(0)
         started = time.process_time()
-        child._run_job(lambda event, **fields: None, jobs[int(asked)])
+        child._run_job(lambda event, **fields: None, jobs[int(asked)], LAYOUT.tests)
         os.write(answers, f"{time.process_time() - started:.9f}".encode().ljust(32))
 
 
@@ -117,10 +117,11 @@ def main() -> None:
     gc.disable()   # as a zygote imports (see child.main)
     child.observing()   # torch, after the checks above
 
+    katas = load_curriculum(LAYOUT.curriculum)
     jobs = [{"mode": "learner", "job": index, "solutions": str(LAYOUT.reference),
-             "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(load_curriculum())]
+             "functions": [[kata.name, f.name] for f in kata.functions]} for index, kata in enumerate(katas)]
     child.observing().warm_up()
-    child.prepare_to_fork()
+    child.prepare_to_fork(LAYOUT.tests)
     gc.enable()
     cgroup = sandbox.JobCgroup(str(memory.folder)) if memory else None
     forks = processes.JobForks(own_namespaces)

@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from kata_harness.aspects.compare import Difference  # noqa: E402
 from kata_harness.content.curriculum import load_curriculum  # noqa: E402
 from kata_harness.judging.verdicts import Status, Verdict  # noqa: E402
+from kata_harness.layout import LAYOUT  # noqa: E402
 from kata_harness.outputs import class_report  # noqa: E402
 from kata_harness.outputs.gradebook import encode as _gradebook  # noqa: E402
 from kata_harness.outputs.gradebook import function_entries  # noqa: E402
@@ -66,7 +67,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--screenshot", type=Path, default=None)
     args = parser.parse_args()
-    katas = load_curriculum()
+    katas = load_curriculum(LAYOUT.curriculum)
     functions = [f for kata in katas for f in kata.functions]
 
     with tempfile.TemporaryDirectory() as scratch:

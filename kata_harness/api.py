@@ -30,7 +30,7 @@ from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
 from .judging import hidden, integrity, judge
-from .judging.expectations import NoExpectations, Recorded, Source, open_source, source_name
+from .judging.expectations import NoExpectations, Recorded, Referee, Source, open_source, source_name
 from .judging.hidden import HiddenCases
 from .judging.integrity import Integrity
 from .judging.judge import FUNCTION_TIMEOUT, Grading
@@ -43,18 +43,19 @@ from .records import Reason
 from .usage import UsageError
 
 DEADLINE = 600.0   # seconds within which grade.py prints a complete result (``--deadline``)
-LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed[, project]) -> the lane its jobs run on
+LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed, project) -> the lane its jobs run on
 
 
 @dataclass(frozen=True)
 class Processes:
     """Where a run's code runs: ``lanes`` makes the learner's lane for a solutions folder of a
-    project (``channel.learner_lane``: a zygote on Linux, a serial child elsewhere), ``referee`` the child
-    that observes the reference for one job. grade.py starts fresh ones for every run; the
-    self-tests pass factories of warm ones they keep for a whole test run."""
+    project (``channel.learner_lane``: a zygote on Linux, a serial child elsewhere), ``referee`` the
+    child that observes a project's reference for one job (``referee(project=...)``). grade.py
+    starts fresh ones for every run; the self-tests pass factories of warm ones they keep for a
+    whole test run."""
 
     lanes: LaneFactory = channel.learner_lane
-    referee: Callable[[], channel.GradingChild] = channel.Child
+    referee: Referee = channel.Child
 
 
 class _FromEnvironment(Enum):
@@ -156,7 +157,7 @@ class Result:
         return rendering.render(self, output_format or self.run.output_format, colour=colour)
 
 
-def select(selectors: Sequence[str], lang: str, project: Layout = LAYOUT) -> tuple[list[KataInfo], list[FunctionInfo]]:
+def select(selectors: Sequence[str], lang: str, project: Layout) -> tuple[list[KataInfo], list[FunctionInfo]]:
     """``project``'s curriculum and the functions ``selectors`` name (all when there are none); raises
     ``UsageError`` naming the selector and the valid katas when a selector names nothing."""
     katas = load_curriculum(project.curriculum)
@@ -183,7 +184,7 @@ def _lesson_range(lesson, katas: list[KataInfo], lang: str) -> str:
     return message("grade.kata_range", lang, lesson=name, first=first, last=last)
 
 
-def solutions_dir(name: str | Path, project: Layout = LAYOUT) -> Path:
+def solutions_dir(name: str | Path, project: Layout) -> Path:
     """``--solutions DIR``: a folder here (absolute, or relative to the current folder) when there
     is one, else a folder of ``project`` (``katas``, ``reference``) wherever grade.py runs from."""
     path = Path(name)

@@ -1,5 +1,8 @@
 """pytest integration: each ``KATA`` declared in a test module becomes one item per function and
-device, graded by the harness and reported in the learner's terms (no harness frames)."""
+device, graded by the harness and reported in the learner's terms (no harness frames).
+
+The project a pytest run checks is its root folder (``config.rootpath``: where ``pyproject.toml``
+and the ``conftest.py`` that loads this plugin are), whichever copy of the harness runs it."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from .content.messages import LANGUAGES, default_language, message
 from .judging import expectations
 from .judging.judge import FUNCTION_TIMEOUT
 from .judging.verdicts import Status, Verdict, judge
-from .layout import LAYOUT, ROOT
+from .layout import Layout
 from .observation import local
 from .observation.local import cuda_available, import_learner, load_kata_spec, load_module, observe_devices
 from .outputs.explanations import render
@@ -45,17 +48,22 @@ def _warmed_up() -> None:
     local.warm_up()
 
 
-@cache
-def _function_info():
-    return {f.qualified: f for kata in load_curriculum() for f in kata.functions}
+def _project(config) -> Layout:
+    """The project this pytest run checks: its root folder."""
+    return Layout(Path(config.rootpath))
 
 
 @cache
-def _source():
-    """Where expected results come from, chosen as grade.py chooses (``expectations.open_source``):
-    the source, or the ``NoExpectations`` that says why there is none."""
+def _function_info(project: Layout):
+    return {f.qualified: f for kata in load_curriculum(project.curriculum) for f in kata.functions}
+
+
+@cache
+def _source(project: Layout):
+    """Where ``project``'s expected results come from, chosen as grade.py chooses
+    (``expectations.open_source``): the source, or the ``NoExpectations`` that says why there is none."""
     try:
-        return expectations.open_source(ROOT)
+        return expectations.open_source(project.root)
     except expectations.NoExpectations as missing:
         return missing
 
@@ -90,7 +98,7 @@ def pytest_collect_file(file_path, parent):
     """`pytest katas/k05_devices.py` runs that kata's tests (against that file)."""
     if file_path.suffix != ".py" or file_path.parent.resolve() != _solutions_dir(parent.config).resolve():
         return None
-    if not (LAYOUT.spec(file_path.stem)).exists():
+    if not _project(parent.config).spec(file_path.stem).exists():
         return None
     return KataFile.from_parent(parent, path=file_path)
 
@@ -120,7 +128,7 @@ class KataFile(pytest.File):
     """A learner's kata file named on the command line: its kata's checks."""
 
     def collect(self):
-        return _items(self, load_kata_spec(self.path.stem))
+        return _items(self, load_kata_spec(self.path.stem, _project(self.config).tests))
 
 
 def pytest_pycollect_makeitem(collector, name, obj):
@@ -149,7 +157,7 @@ def _items(parent, kata: Kata) -> list:
                                         kata=kata.name, function=function, device=device, checked=checked)
             if device == "cuda":
                 item.add_marker(pytest.mark.cuda)
-            info = _function_info().get(f"{kata.name}.{function.name}")
+            info = _function_info(_project(parent.config)).get(f"{kata.name}.{function.name}")
             item.add_marker(pytest.mark.points(info.points if info else 1))
             items.append(item)
     return items
@@ -170,7 +178,7 @@ class KataItem(pytest.Item):
         """Grade the learner's function on this item's device; fail with the learner's message."""
         if self.device == "cuda" and not cuda_available():
             pytest.skip(message("skipped.cuda", self._lang()))
-        info = _function_info()[f"{self.kata}.{self.function.name}"]
+        info = _function_info(_project(self.config))[f"{self.kata}.{self.function.name}"]
         solutions_dir = _solutions_dir(self.config)
         learner_file = solutions_dir / f"{self.kata}.py"
         shown_file = os.path.relpath(learner_file, self.config.rootpath)
@@ -183,7 +191,7 @@ class KataItem(pytest.Item):
         learner_fn = getattr(learner, self.function.name, None)
         if not callable(learner_fn):
             raise KataFailure(message("error.not_found", lang, file=shown_file, function=self.function.name))
-        source = _source()
+        source = _source(_project(self.config))
         if isinstance(source, expectations.NoExpectations):
             raise KataFailure(message(str(source), lang))
         if source.name == expectations.REFERENCE:

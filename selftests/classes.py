@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs.explanations import pitfall_title
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +79,7 @@ def varied_class(directory: Path, count: int, seed: int = 0, wrong_share: float 
             if chance.random() < 0.05:   # this kata not started
                 shutil.copy(ROOT / "katas" / path.name, folder / path.name)
                 continue
-            kata = next(k for k in load_curriculum() if k.name == path.stem)
+            kata = next(k for k in load_curriculum(LAYOUT.curriculum) if k.name == path.stem)
             chosen = {f.name: chance.choice(wrong[f.qualified]) for f in kata.functions
                       if f.qualified in wrong and chance.random() < wrong_share}
             text = path.read_text(encoding="utf-8")
@@ -99,7 +100,7 @@ def synthetic_gradebook(count: int, seed: int = 0) -> list[dict]:
     function passed, failed by one of its own pitfalls (with a call and what differed of a typical
     length), an error, or a stub."""
     chance = random.Random(seed)
-    functions = [f for kata in load_curriculum() for f in kata.functions]
+    functions = [f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
     titles = {(f.qualified, key): pitfall_title(f, key) for f in functions for key in f.pitfalls}
     rows = []
     for number in range(count):

@@ -16,11 +16,11 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
 from kata_harness.judging import expectations
 from kata_harness.judging.verdicts import Status
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.outputs.explanations import render
 
 KATA = "k01_creation"
-FUNCTIONS = [f for kata in load_curriculum() for f in kata.functions if f.kata == KATA]
+FUNCTIONS = [f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == KATA]
 REFERENCE = (ROOT / "reference" / f"{KATA}.py").read_text(encoding="utf-8")
 TEST_LIMIT_MIB = 256     # the jobs' memory limit in these tests (a few honest jobs need under 100)
 

@@ -19,8 +19,8 @@ from kata_harness.observation.local import devices_for, load_kata_spec, load_mod
 from selftests.gradekit import check_schema, grade_json, statuses
 from selftests.variants import load_all
 
-KEY = answer_key.load()
-KATAS = load_curriculum()
+KEY = answer_key.load(LAYOUT.answer_key)
+KATAS = load_curriculum(LAYOUT.curriculum)
 FUNCTIONS = [f for kata in KATAS for f in kata.functions]
 FREEZE = "the answer key is stale: run `python grade.py freeze` and commit tests/answer_key.dat"
 
@@ -70,8 +70,8 @@ def test_answer_key_exists_and_is_not_plain_text():
 
 
 def test_answer_key_is_fresh():
-    assert KEY.stale_katas() == [], FREEZE
-    assert KEY.reference == answer_key.reference_digest(), FREEZE
+    assert KEY.stale_katas(ROOT) == [], FREEZE
+    assert KEY.reference == answer_key.reference_digest(ROOT), FREEZE
     assert set(KEY.katas) == {k.name for k in KATAS}, FREEZE
     assert set(KEY.expected) == {f.qualified for f in FUNCTIONS}, FREEZE
     stubs = {kata.name: (ROOT / "katas" / f"{kata.name}.py").read_text(encoding="utf-8") for kata in KATAS}
@@ -80,7 +80,7 @@ def test_answer_key_is_fresh():
 
 @pytest.mark.parametrize("info", FUNCTIONS, ids=lambda f: f.qualified)
 def test_key_holds_exactly_what_the_live_reference_does(info):
-    spec = load_kata_spec(info.kata).function(info.name)
+    spec = load_kata_spec(info.kata, LAYOUT.tests).function(info.name)
     reference = getattr(load_module(ROOT / "reference" / f"{info.kata}.py"), info.name)
     recorded = KEY.expected[info.qualified]
     live = _plain(observe_devices(reference, spec, info.kata, list(recorded["observations"])))
@@ -117,7 +117,7 @@ def test_key_and_live_reference_give_the_same_verdict_on_the_whole_corpus():
     references = {}
     for qualified, label, implementation in _learner_observations():
         kata, name = qualified.split(".")
-        spec = load_kata_spec(kata).function(name)
+        spec = load_kata_spec(kata, LAYOUT.tests).function(name)
         devices, _ = devices_for(spec)
         if qualified not in references:
             reference = getattr(load_module(ROOT / "reference" / f"{kata}.py"), name)

@@ -327,3 +327,96 @@ def test_the_check_on_test_modules_sees_every_spelling():
                  "from selftests import test_trust", "from .test_trust import MODES", "from . import test_trust"]
     assert all(_test_modules_imported(ast.parse(code)) == {"selftests.test_trust"} for code in spellings)
     assert _test_modules_imported(ast.parse("from selftests.gradekit import ROOT\nimport selftests.warm")) == set()
+
+
+# The project is a value: a module of the harness grades the tree it is given (a ``Layout``, or its
+# root), never the one it was imported from. Only the entry points that choose which project a run
+# grades read the global one (``layout.ROOT``, ``layout.LAYOUT``): the command line, and ``api.settle``
+# where it is given no root.
+PROJECT_CHOOSERS = {"kata_harness.layout": None, "kata_harness.api": {"settle"}, "kata_harness.commands": None}
+# Still reading it until their rooms are reworked; each entry goes once its room takes the project
+# as a value (the test below fails on an entry that no longer reads it, so that the list only shrinks).
+STILL_READING_THE_GLOBAL = ("kata_harness.platforms",     # the platforms' release code
+                            "kata_harness.batch.engine")  # batch's workers and intake
+GLOBAL_PROJECT = {"ROOT", "LAYOUT"}
+IMPORT = "<import>"
+
+
+def _global_project_reads(tree: ast.Module, package: str) -> list[tuple[int, str | None]]:
+    """(line, enclosing top-level function or class, None at module level, ``IMPORT`` for a
+    module-level import) of every place an AST takes the global project: ``ROOT`` or ``LAYOUT``
+    imported from the layout module (however spelled), used by those names, or read as an
+    attribute of it (``layout.LAYOUT``)."""
+    owners: dict[int, str] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for inner in ast.walk(node):
+                owners[id(inner)] = node.name
+    imported: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if _imported_module(node, package) == "kata_harness.layout":
+                for alias in node.names:
+                    if alias.name in GLOBAL_PROJECT:
+                        imported.add(alias.asname or alias.name)
+                        found.append((node.lineno, owners.get(id(node), IMPORT)))
+        elif isinstance(node, ast.Attribute) and node.attr in GLOBAL_PROJECT:
+            found.append((node.lineno, owners.get(id(node))))
+    found += [(node.lineno, owners.get(id(node))) for node in ast.walk(tree)
+              if isinstance(node, ast.Name) and node.id in imported]
+    return sorted(set(found), key=lambda place: place[0])
+
+
+def _imported_module(node: ast.ImportFrom, package: str) -> str:
+    """The dotted name of the module a ``from ... import`` in ``package`` imports from."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    return ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+
+
+def _package_of(name: str, path: Path) -> str:
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def _in(name: str, rooms) -> str | None:
+    """The entry of ``rooms`` (module or package names) that ``name`` falls under, if any."""
+    return next((room for room in rooms if name == room or name.startswith(room + ".")), None)
+
+
+def test_only_the_entry_points_read_the_global_project():
+    """No module of the harness reads ``layout.ROOT`` or ``layout.LAYOUT`` but the command line,
+    ``api.settle`` (the default when a run is given no root) and ``layout`` itself: everything else
+    is given the project (no default argument of it, no constant made from it), so that a template
+    copy, a release or an example folder grades as itself in the test process, on warm children."""
+    reading, still = [], set()
+    for name, path in _modules().items():
+        reads = _global_project_reads(ast.parse(path.read_text(encoding="utf-8")), _package_of(name, path))
+        chooser = _in(name, PROJECT_CHOOSERS)
+        if chooser is not None:
+            allowed = PROJECT_CHOOSERS[chooser]
+            reads = [(line, owner) for line, owner in reads if allowed is not None and owner not in allowed | {IMPORT}]
+        elif reads and (entry := _in(name, STILL_READING_THE_GLOBAL)) is not None:
+            still.add(entry)
+            continue
+        reading += [f"{path.relative_to(ROOT)}:{line}" + (f" (in {owner})" if owner not in (None, IMPORT) else "")
+                    for line, owner in reads]
+    assert not reading, "the global project read outside its entry points (pass a Layout or root instead):\n" + \
+        "\n".join(reading)
+    stale = sorted(set(STILL_READING_THE_GLOBAL) - still)
+    assert not stale, f"no longer reads the global project: remove from STILL_READING_THE_GLOBAL: {stale}"
+
+
+def test_the_check_on_the_global_project_sees_every_spelling():
+    package = "kata_harness.judging"
+    reading = ["from ..layout import ROOT\nx = ROOT", "from kata_harness.layout import LAYOUT as here",
+               "from .. import layout\nx = layout.LAYOUT.tests", "import kata_harness.layout\nkata_harness.layout.ROOT",
+               "from ..layout import Layout, ROOT\ndef f(root=ROOT): pass"]
+    assert all(_global_project_reads(ast.parse(code), package) for code in reading)
+    given = ["from ..layout import Layout\ndef f(project: Layout): return project.tests",
+             "from ..layout import Layout\nLayout.ANSWER_KEY", "ROOT = 1\nprint(ROOT)"]
+    assert not any(_global_project_reads(ast.parse(code), package) for code in given)
+    inside = _global_project_reads(ast.parse("from .layout import LAYOUT\ndef settle(root):\n    return LAYOUT\n"
+                                             "HERE = LAYOUT.tests"), "kata_harness")
+    assert inside == [(1, IMPORT), (3, "settle"), (4, None)]

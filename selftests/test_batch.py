@@ -10,11 +10,12 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel, sandbox
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs import gradebook
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
 
-NAMES = [f.qualified for kata in load_curriculum() for f in kata.functions]
+NAMES = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
 # The katas selftests/submissions.py makes differ in (wrong, crashing, made easier) and one of each lesson.
 ALONE = ["k01_creation", "k05_devices", "k11_broadcasting", "k12_joining", "k15_bmi", "k28_running_loss"]
 
@@ -184,8 +185,8 @@ def test_no_submission_can_disturb_another(flags, tmp_path):
     written = out.read_bytes()
     book = _gradebook(out)
     full = int(book["alice-solved"]["max_score"])
-    k01_points = sum(f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation")
-    filled_points = next(f.points for kata in load_curriculum() for f in kata.functions
+    k01_points = sum(f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation")
+    filled_points = next(f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions
                          if f.qualified == "k01_creation.filled")
     assert book["alice-solved"]["score"] == str(full)
     assert book["bob-stub"]["score"] == "0"
@@ -354,7 +355,7 @@ def test_an_unreadable_katas_folder_is_a_note(tmp_path, monkeypatch):
 
 
 def _infos():
-    return [f for kata in load_curriculum() for f in kata.functions]
+    return [f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
 
 
 def _git(folder, *args, date="2026-11-30T12:00:00Z"):
@@ -493,7 +494,7 @@ def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(
     functions = [f for f in _infos() if f.kata in SMALL_CLASS_KATAS]
     subs = tmp_path / "class"
     _small_class(subs)
-    table = batch.expected_table(LiveReference(), functions)
+    table = batch.expected_table(LiveReference(LAYOUT), functions)
     sandboxed = sandbox.available()
     out = tmp_path / "gradebook.json"
     log = tmp_path / "log.txt"

@@ -11,10 +11,10 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import LANGUAGES, MESSAGES
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import load_kata_spec, load_module
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 CATALOG = ROOT / "selftests" / "catalog.json"                 # the contract, kept by the project
 SHARED_CATALOG = ROOT.parent / "shared" / "CATALOG.md"        # where it is written, when beside the project
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -32,7 +32,7 @@ def test_every_generic_message_exists_in_both_languages():
 
 @pytest.mark.parametrize("kata", KATAS, ids=lambda k: k.name)
 def test_kata_files_and_spec_match_the_curriculum(kata):
-    spec = load_kata_spec(kata.name)
+    spec = load_kata_spec(kata.name, LAYOUT.tests)
     assert spec.name == kata.name
     assert [f.name for f in spec.functions] == [f.name for f in kata.functions]
     stub = load_module(ROOT / "katas" / f"{kata.name}.py")
@@ -161,7 +161,7 @@ def test_where_meta_is_silent_the_device_of_the_result_still_tells(kata):
     """meta carries no values and lets some mixes of devices pass (a matrix product, a bias-free
     nn.Linear): every function checked on meta compares the device of its results there, and its
     values on the CPU."""
-    for function in load_kata_spec(kata.name).functions:
+    for function in load_kata_spec(kata.name, LAYOUT.tests).functions:
         if "meta" in function.devices:
             assert "device" in function.aspects, f"{kata.name}.{function.name}: meta without the device aspect"
             assert "cpu" in function.devices, f"{kata.name}.{function.name}: meta without cpu, where values are compared"

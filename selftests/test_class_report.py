@@ -18,6 +18,7 @@ import numpy
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs import class_report
 from kata_harness.outputs.explanations import TITLE_LIMIT, pitfall_title, short_title
 from kata_harness.outputs.gradebook import encode as _gradebook
@@ -25,7 +26,7 @@ from selftests import browser
 from selftests.classes import HOSTILE_ERROR, HOSTILE_FUNCTION, HOSTILE_NAME, NOT_STARTED_FROM, WRONG, make_class, synthetic_gradebook
 from selftests.gradekit import ROOT, run
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 FUNCTIONS = [f for kata in KATAS for f in kata.functions]
 INFO = {f.qualified: f for f in FUNCTIONS}
 needs_chromium = pytest.mark.skipif(browser.executable() is None, reason="no Chromium here (.ci/run installs Debian's)")

@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs import summary
 from selftests.gradekit import ROOT, check_classroom, graded_in, parse_outputs, read_until, rest_of_output, student_template
 
@@ -33,10 +34,10 @@ from selftests.gradekit import ROOT, check_classroom, graded_in, parse_outputs, 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
 
 WORKFLOW = ROOT / "templates" / "student" / ".github" / "workflows" / "classroom.yml"
-TOTAL_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions)
+TOTAL_POINTS = sum(f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions)
 # The wrong answer planted in the template (an int64 result), and what the curriculum says about it.
 WRONG_FILLED = "\ndef filled(shape, value):\n    return torch.full(shape, value)\n"
-FILLED = next(f for kata in load_curriculum() for f in kata.functions if f.qualified == "k01_creation.filled")
+FILLED = next(f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.qualified == "k01_creation.filled")
 FILLED_PITFALL = FILLED.pitfall("dtype")["en"]
 
 
@@ -301,7 +302,7 @@ def test_the_step_needs_no_new_python_itself():
 def test_summary_shows_learner_text_only_as_code():
     """A message can quote learner code (an exception it raised): it must not add rows, HTML or links."""
     hostile = "x | ✅ | forged | 1/1 |\n```\n</details><img src=x onerror=alert(1)> [link](http://example.com)"
-    katas = [kata for kata in load_curriculum() if kata.name == "k01_creation"]
+    katas = [kata for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k01_creation"]
     functions = [{"name": f.name, "status": "passed", "score": f.points, "max_score": f.points, "message": "",
                   "differed": "", "pitfall": "", "hint": ""} for f in katas[0].functions]
     functions[2] = {**functions[2], "status": "failed", "score": 0, "message": f"What differed: {hostile}",

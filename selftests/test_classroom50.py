@@ -27,13 +27,14 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation.sandbox import available
+from kata_harness.layout import LAYOUT
 from kata_harness.platforms.release import CLASSROOM50_PACKED_LIMIT, classroom50_environment
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="Classroom 50 grades on Linux runners")
 
-POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
+POINTS = {f.qualified: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 TOTAL_POINTS = sum(POINTS.values())
 WRONG_FILLED = "\ndef filled(shape, value):\n    return torch.full(shape, value)\n"
 FORGERY = '''
@@ -165,9 +166,9 @@ def test_run_as_the_runner_runs_it_it_writes_the_result_and_the_report(released,
     assert result["score"] == TOTAL_POINTS - POINTS["k01_creation.filled"]
     assert [test["test-name"] for test in result["tests"] if not test["passed"]] == ["k01_creation.filled"]
     assert outputs == {"status": "failure", "summary": f"katas: {result['score']}/{TOTAL_POINTS}"}
-    filled = next(f for kata in load_curriculum() for f in kata.functions if f.qualified == "k01_creation.filled")
+    filled = next(f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.qualified == "k01_creation.filled")
     assert body.count("| ✅ |") == len(POINTS) - 1 and "| ❌ | `filled` | 0/1 |" in body   # a table per kata
-    assert len(re.findall(r"(?m)^### k\d\d_", body)) == len(load_curriculum())
+    assert len(re.findall(r"(?m)^### k\d\d_", body)) == len(load_curriculum(LAYOUT.curriculum))
     assert filled.pitfall("dtype")["en"] in body and body.count("<details") == 1   # the first failure in full
 
 

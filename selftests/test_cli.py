@@ -15,11 +15,11 @@ from kata_harness.commands import build_parser
 from kata_harness.content import curriculum
 from kata_harness.content.curriculum import load_curriculum, tomllib
 from kata_harness.judging import answer_key, hidden
-from kata_harness.layout import Layout
+from kata_harness.layout import LAYOUT, Layout
 from selftests.gradekit import ROOT, grade_json, project_copy, read_until, rest_of_output, run, run_in, statuses
 from selftests.warm import grade_here
 
-CURRICULUM = load_curriculum()
+CURRICULUM = load_curriculum(LAYOUT.curriculum)
 SUBCOMMANDS = ("grade", "watch", "hint", "reset", "freeze", "release", "batch", "report", "export", "merge", "check")
 
 

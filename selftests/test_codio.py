@@ -20,13 +20,14 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation.sandbox import available
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
 # Every test here runs grade.py or Codio's script; Codio runs Linux.
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(sys.platform == "win32", reason="Codio runs Linux")]
 
-POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
+POINTS = {f.qualified: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 TOTAL_POINTS = sum(POINTS.values())
 SECRET = "codio-selftest-secret-Vq3n"
 PEEK = '''

@@ -18,12 +18,13 @@ import pytest
 from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import repository
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import ROOT
 
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="needs git"),
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="FIFOs and POSIX links")]
 
-KATAS = {kata.name for kata in load_curriculum()}
+KATAS = {kata.name for kata in load_curriculum(LAYOUT.curriculum)}
 TAG = "submit/2026-11-30T11-00-00Z-a"
 PLAIN_GIT_WAIT = 2.0    # seconds ordinary git is given before it counts as waiting forever
 
@@ -59,7 +60,7 @@ def _refused(submission: batch.Submission, *words: str) -> None:
     assert submission.files is None, submission.notes
     notes = "; ".join(submission.notes)
     assert all(word in notes for word in words), notes
-    row = batch.row_for(submission, [f for kata in load_curriculum() for f in kata.functions], None)
+    row = batch.row_for(submission, [f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions], None)
     assert row["score"] == 0 and notes in row["notes"]
 
 

@@ -6,10 +6,11 @@ import sys
 import pytest
 
 from kata_harness.content.curriculum import lessons_of, load_curriculum, resolve
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
 from selftests.warm import grade_here
 
-CURRICULUM = load_curriculum()
+CURRICULUM = load_curriculum(LAYOUT.curriculum)
 ALL_FUNCTIONS = [f.qualified for kata in CURRICULUM for f in kata.functions]
 TOTAL_POINTS = sum(f.points for kata in CURRICULUM for f in kata.functions)
 K01_FUNCTIONS = [f.name for kata in CURRICULUM if kata.name == "k01_creation" for f in kata.functions]

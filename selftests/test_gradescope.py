@@ -16,14 +16,15 @@ import zipfile
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
 # The workflow step and run_autograder are bash scripts, run as Linux runners run them.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs bash")
 
-POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
-KATA_POINTS = {kata.name: sum(f.points for f in kata.functions) for kata in load_curriculum()}
+POINTS = {f.qualified: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
+KATA_POINTS = {kata.name: sum(f.points for f in kata.functions) for kata in load_curriculum(LAYOUT.curriculum)}
 TOTAL_POINTS = sum(POINTS.values())
 VISIBILITY = "after_published"   # what the module's zip is released with
 

@@ -27,7 +27,7 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.judging import answer_key, hidden
 from kata_harness.judging.expectations import Recorded
 from kata_harness.judging.judge import verdict_for
-from kata_harness.layout import Layout
+from kata_harness.layout import LAYOUT, Layout
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices
 from kata_harness.spec import Case, Function, array, randn, tensor, transposed
 from selftests.gradekit import ROOT, graded_in
@@ -36,8 +36,8 @@ from selftests.variants import load_all
 
 SECRET = os.environ.get("KATA_SECRET", "").strip() or "selftest-secret-7Qm2xV9c"
 LOOKUP = ROOT / "selftests" / "fixtures" / "key_lookup" / "k01_creation.py"
-K01_POINTS = sum(f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
-K01_FUNCTIONS = sum(1 for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions)
+K01_POINTS = sum(f.points for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k01_creation" for f in kata.functions)
+K01_FUNCTIONS = sum(1 for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k01_creation" for f in kata.functions)
 PROJECT_FILES = ("grade.py", "pyproject.toml", "conftest.py", "README.md")
 PROJECT_FOLDERS = ("kata_harness", "tests", "curriculum", "katas", "reference", "docs", "templates")
 
@@ -121,8 +121,8 @@ def test_every_function_has_a_hidden_case():
     """Official grading checks every function on inputs no student file holds: randomised cases are
     drawn again from the secret, and a function whose inputs are all literal declares its own
     ``Case(..., hidden=True)``."""
-    missing = [info.qualified for kata in load_curriculum() for info in kata.functions
-               if not load_kata_spec(kata.name).function(info.name).hidden_plan(kata.name)["hidden"]]
+    missing = [info.qualified for kata in load_curriculum(LAYOUT.curriculum) for info in kata.functions
+               if not load_kata_spec(kata.name, LAYOUT.tests).function(info.name).hidden_plan(kata.name)["hidden"]]
     assert not missing, f"no hidden case: {missing}"
 
 
@@ -349,7 +349,7 @@ def _corpus():
     """(function, label, implementation, correct or None): each variant, stub and reference function."""
     for variant in load_all():
         yield f"{variant.kata}.{variant.function}", variant.id, variant.implementation, variant.correct
-    for kata in load_curriculum():
+    for kata in load_curriculum(LAYOUT.curriculum):
         stubs = load_module(ROOT / "katas" / f"{kata.name}.py")
         reference = load_module(ROOT / "reference" / f"{kata.name}.py")
         for info in kata.functions:
@@ -365,7 +365,7 @@ def test_live_reference_and_encrypted_key_agree_and_every_correct_idiom_passes_t
     project, _ = instructor
     opened = hidden.decrypt(SECRET, project)
     public = answer_key.load(project / "tests" / "answer_key.dat").expected
-    functions = [info for kata in load_curriculum() for info in kata.functions]
+    functions = [info for kata in load_curriculum(LAYOUT.curriculum) for info in kata.functions]
     keyed = {info.qualified: event for info, event in
              Recorded(public, hidden=opened["observations"]).collect(functions, float("inf"))}
     live, verdicts = {}, {}
@@ -374,7 +374,7 @@ def test_live_reference_and_encrypted_key_agree_and_every_correct_idiom_passes_t
         if not extras:
             continue   # no hidden case: the answer-key self-tests cover it
         kata, name = qualified.split(".")
-        spec = load_kata_spec(kata).function(name)
+        spec = load_kata_spec(kata, LAYOUT.tests).function(name)
         devices, _ = devices_for(spec)
         if qualified not in live:
             reference = getattr(load_module(ROOT / "reference" / f"{kata}.py"), name)

@@ -17,11 +17,11 @@ from kata_harness.aspects.compare import Difference
 from kata_harness.content.curriculum import FunctionInfo, cap_hints, load_curriculum, tomllib
 from kata_harness.content.messages import LANGUAGES, MESSAGES
 from kata_harness.judging.verdicts import Status, Verdict
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.outputs.explanations import explain
 from kata_harness.records import Reason
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}
 
 

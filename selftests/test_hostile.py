@@ -16,10 +16,11 @@ import time
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import check_schema, functions, run, solutions_from_reference, statuses
 
-ALL = [f.qualified for kata in load_curriculum() for f in kata.functions]
-KATAS = {kata.name: [f.qualified for f in kata.functions] for kata in load_curriculum()}
+ALL = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
+KATAS = {kata.name: [f.qualified for f in kata.functions] for kata in load_curriculum(LAYOUT.curriculum)}
 FUNCTION, KATA, NOTHING = "the function", "the kata", "nothing"   # what an attack must cost
 
 # name: (kata, function, code appended to the kata file, what it must cost). In the code,

@@ -23,13 +23,14 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import child
 from kata_harness.isolation.protocol import LINE_LIMIT
+from kata_harness.layout import LAYOUT
 from selftests import warm
 from selftests.attacks import MODES, graded_here, marked_processes, marker
 from selftests.gradekit import ROOT, functions, read_until, rest_of_output, solutions_from_reference, statuses
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")
 
-POINTS = {f.qualified: f.points for kata in load_curriculum() for f in kata.functions}
+POINTS = {f.qualified: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 OTHERS = ("k03", "k11", "k20")   # katas graded beside the damaged k01 (k20 checks global RNG state)
 
 # Prepended to k01's reference: at import it breaks what every later kata would rely on.

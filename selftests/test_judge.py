@@ -20,6 +20,7 @@ from kata_harness.isolation.protocol import LINE_LIMIT, NESTING_LIMIT
 from kata_harness.judging import answer_key, judge
 from kata_harness.judging.expectations import Recorded
 from kata_harness.judging.verdicts import Status
+from kata_harness.layout import LAYOUT
 from selftests.fakes import (
     RETIRE,
     Die,
@@ -39,8 +40,8 @@ from selftests.fakes import (
     start,
 )
 
-KEY = answer_key.load().expected
-FUNCTIONS = {f.qualified: f for kata in load_curriculum() for f in kata.functions}
+KEY = answer_key.load(LAYOUT.answer_key).expected
+FUNCTIONS = {f.qualified: f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 K01 = [name for name in FUNCTIONS if name.startswith("k01_creation.")]
 K01_NAMES = [name.split(".")[1] for name in K01]   # arange_inclusive, evenly_spaced, filled, mask_like
 K02 = [name for name in FUNCTIONS if name.startswith("k02_creation_traps.")]
@@ -426,7 +427,7 @@ def _serial(clock, monkeypatch, *processes: list):
     made = [SerialProcess(clock, KEY, replies) for replies in processes]
     spare = list(made)
     monkeypatch.setattr(channel, "Child", lambda **options: spare.pop(0))
-    return channel.SerialChild(), made
+    return channel.SerialChild(project=LAYOUT), made
 
 
 def test_a_serial_child_that_retires_after_a_job_hands_the_rest_to_a_fresh_one(clock, monkeypatch):

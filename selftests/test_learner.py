@@ -11,14 +11,15 @@ import time
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs.text import use_colour
 from selftests.gradekit import ROOT, read_until, rest_of_output
 from selftests.warm import grade_here
 
-K01 = {f.name: f.points for kata in load_curriculum() if kata.name == "k01_creation" for f in kata.functions}
+K01 = {f.name: f.points for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
 # Once k01 passes, watch moves on to k02 and watches both: the score is then out of both.
-BOTH_POINTS = K01_POINTS + sum(f.points for kata in load_curriculum() if kata.name == "k02_creation_traps"
+BOTH_POINTS = K01_POINTS + sum(f.points for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k02_creation_traps"
                                for f in kata.functions)
 
 
@@ -301,7 +302,7 @@ def test_a_newer_save_cuts_a_hanging_run_short_at_once(tmp_path):
     from kata_harness.judging.expectations import Recorded
     from kata_harness.judging.integrity import Integrity
 
-    katas = [k for k in load_curriculum() if k.name == "k01_creation"]
+    katas = [k for k in load_curriculum(LAYOUT.curriculum) if k.name == "k01_creation"]
     functions = katas[0].functions
     out = io.StringIO()
     known = {f.qualified: {"observations": {"cpu": []}, "devices": ["cpu"]} for f in functions}

@@ -12,12 +12,12 @@ import pytest
 
 from kata_harness.content.curriculum import lessons_of, load_curriculum
 from kata_harness.content.messages import MESSAGES
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 
 SECTION = re.compile(r"§\d+(?:\.\d+)?")
 HEADING = re.compile(r"^#{2,4} (§\d+(?:\.\d+)?) \S", re.M)
 CJK = "\u4e00-\u9fff"
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 LESSONS = lessons_of(KATAS)
 FIRST = LESSONS[0].name
 NOTES = {(lesson.name, lang): ROOT / path for lesson in LESSONS for lang, path in lesson.notes.items()}

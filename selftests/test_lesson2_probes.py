@@ -6,11 +6,11 @@ held to a solver's fit on every case, on several seeds."""
 import pytest
 import torch
 
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import load_kata_spec, load_module
 
 K32 = load_module(ROOT / "tests" / "test_k32_linear_regression.py")
-SPEC = load_kata_spec("k32_linear_regression")
+SPEC = load_kata_spec("k32_linear_regression", LAYOUT.tests)
 
 
 def _solver_fit(x, y):

@@ -9,11 +9,11 @@ from kata_harness.aspects.compare import Tolerance, tidy_cut
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import MESSAGES
 from kata_harness.judging.verdicts import Verdict, compare_case
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.outputs import text as text_report
 from kata_harness.outputs.explanations import pitfall_text, render, section_text
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 INFO = {f.qualified: f for kata in KATAS for f in kata.functions}
 
 

@@ -2,9 +2,10 @@
 mode moves on once the kata it watches is done."""
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs.text import text
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 
 
 def _doc(passed: set[str] = frozenset(), failed: set[str] = frozenset()) -> dict:

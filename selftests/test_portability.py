@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from selftests.gradekit import ROOT, read_until, rest_of_output, solutions_from_reference
 
-K01_POINTS = sum(f.points for kata in load_curriculum() for f in kata.functions if kata.name == "k01_creation")
+K01_POINTS = sum(f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if kata.name == "k01_creation")
 
 
 def _grade(root: Path, env: dict, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -17,19 +17,19 @@ from kata_harness import api
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.judging import answer_key, expectations
 from kata_harness.judging.answer_key import harness_digest, kata_digest, observing_environment, reference_digest
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from selftests import warm
 
-KEY = answer_key.load()
-KATAS = load_curriculum()
+KEY = answer_key.load(LAYOUT.answer_key)
+KATAS = load_curriculum(LAYOUT.curriculum)
 
 
 def _fresh_key() -> answer_key.AnswerKey:
     """The committed key as a freeze here and now would record its sources and environment (its
     observations are the live reference's: ``test_answer_key`` checks that)."""
     assert KEY is not None
-    return dataclasses.replace(KEY, reference=reference_digest(), katas={k: kata_digest(k) for k in KEY.katas},
-                               observed_with={"harness": harness_digest(), "environment": observing_environment()})
+    return dataclasses.replace(KEY, reference=reference_digest(ROOT), katas={k: kata_digest(k, ROOT) for k in KEY.katas},
+                               observed_with={"harness": harness_digest(ROOT), "environment": observing_environment()})
 
 
 @pytest.fixture
@@ -77,9 +77,9 @@ def test_a_grade_against_the_key_standing_in_gives_the_live_referees_verdicts(no
     are those of the live referee, and where the key knows every function no referee starts."""
     referees = []
 
-    def counted_referee():
+    def counted_referee(*, project):
         referees.append(1)
-        return warm.referee()
+        return warm.referee(project=project)
 
     processes = api.Processes(lanes=warm.KEPT.lanes, referee=counted_referee)
     selectors = [kata.functions[0].kata for kata in KATAS[::8]]

@@ -19,6 +19,7 @@ import pytest
 from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import repository
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs import class_report, feedback, gradebook, progress
 from kata_harness.platforms import lms
 from kata_harness.term import identity, late, plan, record, roster, shards, shared
@@ -28,7 +29,7 @@ from selftests.classes import synthetic_gradebook
 from selftests.term_class import CUTOFF, DEADLINE, EXTENDED, folder_name, make_term_class
 from selftests.warm import grade_here
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 FUNCTIONS = [f for kata in KATAS for f in kata.functions]
 POINTS = sum(f.points for f in FUNCTIONS if f.kata in term_class.KATAS)   # what a solved submission earns
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

@@ -23,12 +23,13 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
+from kata_harness.layout import LAYOUT
 from selftests.attacks import MODES, graded_here, grading, marked_processes, marker
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
-KATAS = {kata.name: kata.functions for kata in load_curriculum()}
-K01 = [f.qualified for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"]
-K01_POINTS = {f.name: f.points for kata in load_curriculum() for f in kata.functions if f.kata == "k01_creation"}
+KATAS = {kata.name: kata.functions for kata in load_curriculum(LAYOUT.curriculum)}
+K01 = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation"]
+K01_POINTS = {f.name: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation"}
 
 # The attacks use Linux process facts (/proc, fork, sessions); the judge they test is the same everywhere.
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process tests")

@@ -5,11 +5,12 @@ from collections import Counter
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs.explanations import render, section_text
 from selftests.variants import grade, load_all
 
 VARIANTS = load_all()
-INFO = {f.qualified: f for kata in load_curriculum() for f in kata.functions}
+INFO = {f.qualified: f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v.correct], ids=lambda v: v.id)

@@ -19,12 +19,13 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.content.messages import message
+from kata_harness.layout import LAYOUT
 from kata_harness.outputs import official, summary
 from selftests.gradekit import parse_outputs, student_template
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="runs the workflow's step as Linux runners do")
 
-KATAS = load_curriculum()
+KATAS = load_curriculum(LAYOUT.curriculum)
 INFOS = {f.qualified: f for kata in KATAS for f in kata.functions}
 TOTAL_POINTS = sum(f.points for f in INFOS.values())
 REPORTER_INPUT = 100_000        # bytes of the environment variable

@@ -114,20 +114,21 @@ def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) 
         if folder is not None and sum(key is not None for key in _LANES) >= _KEPT_SANDBOXED:
             oldest = next(key for key in _LANES if key is not None)
             _LANES.pop(oldest).lane.stop()
-        _LANES[folder] = KeptLane(channel.learner_lane(folder or Path(solutions), sandboxed=sandboxed))
+        _LANES[folder] = KeptLane(channel.learner_lane(folder or Path(solutions), sandboxed=sandboxed, project=LAYOUT))
     return _LANES[folder]
 
 
-def referee() -> channel.GradingChild:
-    """A referee for one job, forked from a kept zygote that never runs learner code (the
-    ``Child()`` a live reference starts, but warm); that ``Child()`` itself where a process that
-    imported torch cannot fork (macOS, Windows)."""
+def referee(*, project: Layout) -> channel.GradingChild:
+    """A referee for one job of ``project``, forked from a kept zygote that never runs learner code
+    (the ``Child(project=...)`` a live reference starts, but warm); that ``Child`` itself where a
+    process that imported torch cannot fork (macOS, Windows), or where ``project``'s harness or
+    kata specs are not this one's (its own referee, as its grade.py would start)."""
     global _REFEREE
-    if not channel.can_fork():
-        return channel.Child()   # a fresh referee per job, as grade.py starts: the test's own process
+    if not channel.can_fork() or not _runs_these_specs(project):
+        return channel.Child(project=project)   # a fresh referee per job, as grade.py starts: the test's own process
     with _keeping():
         if _REFEREE is None:
-            _REFEREE = channel.Zygote()
+            _REFEREE = channel.Zygote(project=LAYOUT)
         _REFEREE.start()
     return channel.ForkedChild(_REFEREE)
 

@@ -380,7 +380,7 @@ class _Worker:
             self.staging.chmod(0o711)   # the learner user (KATA_RUN_AS) opens its files by name
         self.sandboxed, self.lanes = sandboxed, lanes
         # Where forking is safe, the lane is a zygote that forks a fresh process per kata job.
-        self.zygote = lanes(self.staging, sandboxed=sandboxed) if can_fork() else None
+        self.zygote = lanes(self.staging, sandboxed=sandboxed, project=Layout(ROOT)) if can_fork() else None
 
     def start(self) -> None:
         """Start the zygote now (it imports torch while the caller goes on)."""
@@ -391,7 +391,7 @@ class _Worker:
         """Where one submission's katas run: the worker's zygote, or a child of its own."""
         if self.zygote is not None:
             return self.zygote
-        return self.lanes(self.staging, sandboxed=self.sandboxed)
+        return self.lanes(self.staging, sandboxed=self.sandboxed, project=Layout(ROOT))
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with ``files`` (name -> bytes): one kata file, or
@@ -472,7 +472,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
 def _stamp(rows: dict[str, dict], official: bool) -> dict:
     """Give each row graded in this run how it was graded (``term.provenance``: when, by which
     commit, official or practice; a row from the cache keeps its own); returns that stamp."""
-    stamp = term.provenance(official)
+    stamp = term.provenance(official, ROOT)
     for name, row in rows.items():
         if "graded_at" not in row:
             rows[name] = {**row, **stamp}

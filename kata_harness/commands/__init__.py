@@ -32,6 +32,7 @@ from typing import Any
 from ..content.messages import LANGUAGES
 from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
 from ..isolation.sandbox import available
+from ..layout import ROOT
 from ..usage import UsageError
 
 AGAINST = ("reference", "answer-key")
@@ -276,7 +277,7 @@ def parse(argv: list[str], started: float) -> Command:
     unsandboxed = not available() or getattr(args, "no_sandbox", False)   # learner code runs as KATA_RUN_AS's user
     if os.environ.get(RUN_AS_VARIABLE) and args.command not in LIGHT and unsandboxed:
         try:
-            check_learner_user()   # one that cannot run grading stops us before any grading
+            check_learner_user(ROOT)   # one that cannot run grading stops us before any grading
         except LookupError as error:
             raise UsageError(str(error)) from None
     return Command(args.command, args, started)

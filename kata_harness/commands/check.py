@@ -232,7 +232,7 @@ def _grading(root: Path, functions: list, key, problems: list, processes: Proces
 def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict, processes: Processes) -> None:
     """``_grading``'s passes: the reference against itself and against the key, the stubs."""
 
-    observed = observe_reference(functions, Layout(root).reference, referee=processes.referee)
+    observed = observe_reference(functions, Layout(root), referee=processes.referee)
     for name, verdict in observed.verdicts.items():
         problems.append(f"reference/{name.split('.')[0]}.py: `{name.split('.', 1)[1]}` cannot be observed: "
                         f"{_reason_text(verdict)}")

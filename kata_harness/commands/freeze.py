@@ -27,7 +27,7 @@ def run(args, *, started: float) -> int:
         # A new public key would leave the hidden key behind; official grading would then refuse.
         raise UsageError(f"freeze: {Layout.HIDDEN_KEY} exists, so freeze needs the secret it was made with: "
                          f"KATA_SECRET=... python grade.py freeze (or delete it to give up hidden cases)")
-    katas = load_curriculum()
+    katas = load_curriculum(LAYOUT.curriculum)
     try:
         key, size = freeze_answer_key(katas)
         print(f"answer key: {len(key.expected)} functions in {len(katas)} katas, torch {key.torch_version}, "
@@ -69,8 +69,8 @@ def freeze_answer_key(katas: list, root: Path = ROOT) -> tuple[AnswerKey, int]:
     import torch  # deferred: only for its version (the observing happens in the referee child)
 
     functions = [info for kata in katas for info in kata.functions]
-    observed_with = {"harness": harness_digest(), "environment": observing_environment()}
-    observed = observe_reference(functions, Layout(root).reference)
+    observed_with = {"harness": harness_digest(root), "environment": observing_environment()}
+    observed = observe_reference(functions, Layout(root))
     observed_all(observed)
     key = AnswerKey(
         torch_version=torch.__version__, reference=reference_digest(root),
@@ -90,7 +90,7 @@ def freeze_hidden_key(secret: str, functions, public: dict, root: Path = ROOT) -
     observed or raises on a hidden case."""
     extras = {name: extras_for(event["plan"], secret, name) for name, event in public.items()}
     extras = {name: pairs for name, pairs in extras.items() if pairs}
-    observed = observe_reference([f for f in functions if f.qualified in extras], Layout(root).reference, extras)
+    observed = observe_reference([f for f in functions if f.qualified in extras], Layout(root), extras)
     observed_all(observed, "the hidden key")
     # The public cases come first, as in grading; the key keeps what follows them.
     hidden_observations = {name: {device: cases[public[name]["plan"]["public"]:]

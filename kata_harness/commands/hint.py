@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..api import select
 from ..content.messages import default_language, message, pick
+from ..layout import LAYOUT
 from ..outputs.explanations import section_text
 from . import UsageError
 
@@ -11,7 +12,7 @@ from . import UsageError
 def run(args, *, started: float) -> int:
     """``grade.py hint FUNCTION [--level N]``: one hint, by level; says so when there are no more."""
     lang = args.lang or default_language()
-    _, functions = select([args.function], lang)
+    _, functions = select([args.function], lang, LAYOUT)
     info = functions[0]
     levels = len(info.hints)
     if not levels:

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..content.curriculum import load_curriculum
 from ..content.messages import default_language, message
 from ..files import write_atomically
+from ..layout import LAYOUT
 from ..outputs import class_report, feedback, gradebook
 from ..term import shards
 from . import UsageError
@@ -37,7 +38,7 @@ def run(args, *, started: float) -> int:
         raise UsageError(str(error)) from None
     for warning in warnings:
         print(warning, file=sys.stderr)
-    katas = load_curriculum()
+    katas = load_curriculum(LAYOUT.curriculum)
     known = {f.qualified: f for kata in katas for f in kata.functions}
     named = list(rows[0].get("functions", {})) if rows else []
     if any(name not in known for name in named):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..content.curriculum import load_curriculum
 from ..content.messages import default_language, message
+from ..layout import LAYOUT
 from ..outputs import class_report
 from . import UsageError
 
@@ -29,7 +30,7 @@ def run(args, *, started: float) -> int:
         raise UsageError(message("report.unreadable", lang, file=str(gradebook), why=error.strerror or str(error))) from None
     out = Path(args.out)
     try:
-        class_report.write(out, rows, load_curriculum(), lang, source=gradebook.name)
+        class_report.write(out, rows, load_curriculum(LAYOUT.curriculum), lang, source=gradebook.name)
     except OSError as error:
         raise UsageError(message("report.unwritable", lang, file=str(out), why=error.strerror or str(error))) from None
     print(message("report.written", lang, path=out), file=sys.stderr)

@@ -121,8 +121,8 @@ def run(args, *, started: float) -> int:
     lang = args.lang or default_language()
     if args.solutions is not None:
         raise UsageError(message("reset.only_katas", lang, folder=args.solutions))
-    katas, functions = select([args.selector], lang)
-    key = answer_key.load()
+    katas, functions = select([args.selector], lang, LAYOUT)
+    key = answer_key.load(LAYOUT.answer_key)
     restoring = reset_selection(functions, whole=whole_kata(args.selector, katas) is not None,
                                 solutions=LAYOUT.katas, stubs=key.stubs if key else {})
     try:

@@ -350,7 +350,7 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
     settled = api.from_args(args, started=started, processes=processes, practice=True)
     expected = settled.expectations()
     cases = settled.hidden_cases(expected)
-    display = Display(settled.lang, settled.shown, integrity.check(), colour=use_colour(sys.stdout),
+    display = Display(settled.lang, settled.shown, integrity.check(settled.project.root), colour=use_colour(sys.stdout),
                       hidden_not_run=cases.not_run, sandbox=settled.sandbox.value)
     watcher = Watcher(list(settled.katas), list(settled.functions), settled.solutions, expected, display,
                       lane=settled.lane())

@@ -24,7 +24,6 @@ import json
 import re
 
 from ..files import read_regular
-from ..layout import LAYOUT
 from .messages import LANGUAGES, pick
 
 LESSONS_FILE = "lessons.toml"   # beside the katas' files in curriculum/
@@ -107,8 +106,9 @@ class KataInfo:
         return next((f for f in self.functions if f.name == name), None)
 
 
-def load_lessons(directory: Path = LAYOUT.curriculum) -> list[Lesson]:
-    """The lessons of ``curriculum/lessons.toml``, in its order (``DEFAULT_LESSON`` alone without it)."""
+def load_lessons(directory: Path) -> list[Lesson]:
+    """The lessons of ``directory``'s ``lessons.toml`` (a project's ``curriculum/``), in its order
+    (``DEFAULT_LESSON`` alone without it)."""
     path = Path(directory) / LESSONS_FILE
     if not path.exists():
         return [DEFAULT_LESSON]
@@ -132,8 +132,9 @@ def load_kata(path: Path, lessons: list[Lesson] | None = None) -> KataInfo:
     return kata
 
 
-def load_curriculum(directory: Path = LAYOUT.curriculum) -> list[KataInfo]:
-    """All katas in order of their file names (k01_..., k02_..., then any added ones), each with its lesson."""
+def load_curriculum(directory: Path) -> list[KataInfo]:
+    """All katas of ``directory`` (a project's ``curriculum/``, ``Layout.curriculum``) in order of
+    their file names (k01_..., k02_..., then any added ones), each with its lesson."""
     lessons = load_lessons(directory)
     return [load_kata(path, lessons) for path in sorted(Path(directory).glob("k*.toml"))]
 

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Protocol, cast
 
-from ..layout import LAYOUT, Layout
+from ..layout import Layout
 from . import processes, sandbox
 from .protocol import OUTPUT_MARK_PATTERN, Event, Kind, cancel_order, parse_event, read_line
 
@@ -36,15 +36,16 @@ OUTPUT_TAIL = 2000         # characters of a child's raw output kept to explain 
 WAKE_UP = 0.25             # seconds the parent waits for an event at a time (to notice Ctrl-C)
 CANCEL_TIME = 2.0          # seconds a zygote has to report a job's end (a cancelled job's too)
 
-# The child imports its harness from this project's folder (never from an installed copy and never
-# with the project or the current folder on its import path, where a stray torch.py would shadow torch).
+# The child imports its harness from the graded project's folder (never from an installed copy and never
+# with the project or the current folder on its import path, where a stray torch.py would shadow torch),
+# and is told that folder: the project whose kata specs it loads.
 CHILD_CODE = (
     "import sys, importlib.util as u; root = sys.argv[1]; "
     "sys.path[:] = [p for p in sys.path if p not in ('', root)]; "
     "s = u.spec_from_file_location('kata_harness', root + '/kata_harness/__init__.py', "
     "submodule_search_locations=[root + '/kata_harness']); "
     "m = u.module_from_spec(s); sys.modules['kata_harness'] = m; s.loader.exec_module(m); "
-    "from kata_harness.isolation.child import main; main(sys.argv[2:])"
+    "from kata_harness.isolation.child import main; main(sys.argv[2:], root)"
 )
 
 _LIVE: set = set()          # every child process started and not yet stopped (for stop_all)
@@ -82,11 +83,11 @@ class Child:
     ``zygote``: a warm process that forks a fresh child per job (see ``Zygote``).
     ``serial``: a warm process that runs jobs one after another while it stays clean (see ``SerialChild``).
     Without ``zygote`` or ``serial`` it runs one job and ends.
-    ``project``: the tree whose harness and kata specs the child runs (default: this harness's own).
+    ``project``: the tree whose harness and kata specs the child runs (the one being graded).
     """
 
     def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), warm: bool = False,
-                 zygote: bool = False, serial: bool = False, project: Layout = LAYOUT):
+                 zygote: bool = False, serial: bool = False, project: Layout):
         flags = (["--warm"] if warm else []) + (["--zygote"] if zygote else []) + \
             (["--serial"] if serial else []) + (["--sandboxed"] if sandboxed else [])
         # A learner zygote's jobs run in a memory cgroup of their own, where one can be made here.
@@ -253,7 +254,7 @@ class Lane(Protocol):
         """Stop whatever still runs."""
 
 
-def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) -> Lane:
+def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout) -> Lane:
     """The lane that runs learner jobs on ``solutions`` on this system, with ``project``'s harness
     and kata specs (the tree being graded)."""
     if can_fork():
@@ -263,12 +264,12 @@ def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) 
 
 class _OneProcessLane:
     """A lane that keeps one warm process and sends it every job, starting a fresh one when it is
-    gone: ``Zygote`` and ``SerialChild`` differ only in the process (``_CHILD``) and the handle a
-    job gets (``_job``)."""
+    gone, with ``project``'s harness and kata specs: ``Zygote`` and ``SerialChild`` differ only in
+    the process (``_CHILD``) and the handle a job gets (``_job``)."""
 
     _CHILD: dict = {}    # the options of the Child this lane keeps
 
-    def __init__(self, *, sandboxed: bool = False, solutions: tuple = (), project: Layout = LAYOUT):
+    def __init__(self, *, project: Layout, sandboxed: bool = False, solutions: tuple = ()):
         self.sandboxed, self.solutions, self.project = sandboxed, tuple(solutions), project
         self.process: Child | None = None
         self.submitted = 0     # jobs sent to the current process

@@ -30,7 +30,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..layout import LAYOUT
+from ..layout import Layout
 from . import processes, sandbox
 from .protocol import LINE_LIMIT, OUTPUT_MARK, Kind, Mode, Order
 
@@ -74,9 +74,11 @@ def _private_streams():
     return events, jobs
 
 
-def main(argv: list[str]) -> None:
-    """Entry point; ``argv`` holds flags: --warm, --zygote, --serial, --sandboxed, and
-    --job-memory FOLDER (a zygote's: the memory cgroup its jobs run in, see ``sandbox.JobMemory``)."""
+def main(argv: list[str], root: str) -> None:
+    """Entry point; ``root`` is the project the parent grades (whose kata specs every job uses:
+    the folder this harness was imported from, as ``channel.CHILD_CODE`` names it), ``argv`` holds
+    flags: --warm, --zygote, --serial, --sandboxed, and --job-memory FOLDER (a zygote's: the memory
+    cgroup its jobs run in, see ``sandbox.JobMemory``)."""
     # First, while this is one thread that has imported nothing: a zygote moves into namespaces of
     # its own (the process that started it stays behind, waiting for it), so as to fork each job
     # into a pid namespace of the job's own.
@@ -104,19 +106,20 @@ def main(argv: list[str]) -> None:
     # frees nothing of that garbage (``prepare_to_fork``): freed all at once it would leave holes
     # all over the heap, which every job's allocations would then fill, copying page after page.
     gc.disable()
+    tests = Layout(Path(root)).tests
     observing()   # imports torch, the slow part, once the streams and the limits are in place
     warm = "--warm" in argv or serves_learners
     if warm:
         observing().warm_up()
     if "--zygote" in argv:
-        prepare_to_fork()
+        prepare_to_fork(tests)
     gc.enable()
     orders = _Orders(jobs.fileno())
     if "--zygote" in argv:
         memory = argv[argv.index("--job-memory") + 1] if "--job-memory" in argv[:-1] else None
-        _serve_forks(events, jobs, orders, "--sandboxed" in argv, own_namespaces, memory)
+        _serve_forks(events, jobs, orders, tests, "--sandboxed" in argv, own_namespaces, memory)
     elif "--serial" in argv:
-        _serve_serially(events, orders)
+        _serve_serially(events, orders, tests)
     else:
         job = orders.next_job()
         if job is None:
@@ -127,7 +130,7 @@ def main(argv: list[str]) -> None:
                 # What torch loads on first use (a second or more on a busy machine) is loaded before
                 # the first function's clock starts, so that it is never charged to a learner's function.
                 observing().warm_up()
-        _run_job(_Channel(events, job.get("job")), job)
+        _run_job(_Channel(events, job.get("job")), job, tests)
     os._exit(0)   # do not wait for threads learner code may have left running
 
 
@@ -139,7 +142,7 @@ def observing():
     return local
 
 
-def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, own_namespaces: bool = False,
+def _serve_forks(events, jobs, orders: _Orders, tests: Path, sandboxed: bool, own_namespaces: bool = False,
                  memory_folder: str | None = None) -> None:
     """The zygote's loop: fork a fresh child per job, relay its events, then clear up after it. A
     job the parent cancels (it hangs, or broke the protocol) is killed, and the zygote goes on. A
@@ -165,7 +168,7 @@ def _serve_forks(events, jobs, orders: _Orders, sandboxed: bool, own_namespaces:
         pid = forks.fork()
         if pid == 0:
             os.close(read_end)
-            _start_job(zygote, events, jobs, write_end, job, memory)
+            _start_job(zygote, events, jobs, write_end, job, memory, tests)
         os.close(write_end)
         _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
@@ -191,13 +194,13 @@ def _job_cgroup(folder: str | None):
         return None
 
 
-def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory) -> None:
+def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, tests: Path) -> None:
     """In a job just forked: cut every tie to the zygote and the jobs beside it, then run the job
     and end. Never returns."""
     events.close()
     jobs.close()   # the jobs still queued are not this job's to read
     prepare_job(zygote, memory)
-    _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job)
+    _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, tests)
     os._exit(0)
 
 
@@ -311,12 +314,12 @@ def _relay(pid: int, read_end: int, events, orders: _Orders, job_id) -> None:
     os.close(read_end)
 
 
-def prepare_to_fork() -> None:
-    """What a zygote does once, before its first job: load the kata specs (the instructor's, once
-    here rather than in every job) and keep all it holds out of the garbage collector's walks."""
-    for path in sorted(LAYOUT.tests.glob("test_k*.py")):
+def prepare_to_fork(tests: Path) -> None:
+    """What a zygote does once, before its first job: load the kata specs of ``tests`` (the graded
+    project's, the instructor's: once here rather than in every job) and keep all it holds out of the garbage collector's walks."""
+    for path in sorted(tests.glob("test_k*.py")):
         try:
-            _SPECS[path.stem[len("test_"):]] = observing().load_kata_spec(path.stem[len("test_"):])
+            _SPECS[path.stem[len("test_"):]] = observing().load_kata_spec(path.stem[len("test_"):], tests)
         except BaseException:   # a broken spec is reported by the job that needs it
             pass
     # A forked job that walked what is loaded now would copy most of this process's memory, page
@@ -326,7 +329,7 @@ def prepare_to_fork() -> None:
     gc.freeze()
 
 
-def _serve_serially(events, orders: _Orders) -> None:
+def _serve_serially(events, orders: _Orders, tests: Path) -> None:
     """Where forking is not safe: run jobs one after another in this process, as long as none
     changed what the next would see (``_changes``); a changed child answers its next job
     ``retired`` and ends, and the parent gives that job to a fresh child."""
@@ -337,7 +340,7 @@ def _serve_serially(events, orders: _Orders) -> None:
         if served and _changes(before):
             send(Kind.RETIRED)
             return
-        _run_job(send, job)
+        _run_job(send, job, tests)
         served += 1
 
 
@@ -400,26 +403,26 @@ def _clear_up(pid: int, sandboxed: bool, own_pid_namespace: bool = False) -> Non
         processes.kill_orphans()
 
 
-def _run_job(send, job: dict) -> None:
-    """Observe what ``job`` asks for, ending with the ``done`` event."""
+def _run_job(send, job: dict, tests: Path) -> None:
+    """Observe what ``job`` asks for with the kata specs of ``tests``, ending with the ``done`` event."""
 
     functions = [tuple(f) for f in job["functions"]]
     extras = job.get("extras") or {}   # official grading's extra cases: {"kata.function": [[index, seed], ...]}
     if job["mode"] == Mode.REFERENCE:
-        _observe_reference(send, functions, Path(job["reference"]), extras)
+        _observe_reference(send, functions, Path(job["reference"]), extras, tests)
     else:
         if not any(isinstance(finder, _ReferenceGuard) for finder in sys.meta_path):
             sys.meta_path.insert(0, _ReferenceGuard())
-        _observe_learner(send, functions, Path(job["solutions"]), extras)
+        _observe_learner(send, functions, Path(job["solutions"]), extras, tests)
     send(Kind.DONE)
 
 
-def _observe_reference(send, functions, reference_dir, extras) -> None:
+def _observe_reference(send, functions, reference_dir, extras, tests: Path) -> None:
     """Observe the reference's ``functions``, sending each one's expected record (or why it has none)."""
     in_process = observing()
     for kata in dict.fromkeys(k for k, _ in functions):
         try:
-            spec = in_process.load_kata_spec(kata)
+            spec = in_process.load_kata_spec(kata, tests)
             module = in_process.load_module(reference_dir / f"{kata}.py")
         except BaseException as error:
             send(Kind.EXPECTED_ERROR, kata=kata, function=None, error=f"{type(error).__name__}: {error}")
@@ -437,7 +440,7 @@ def _observe_reference(send, functions, reference_dir, extras) -> None:
                                                      extras=extras.get(f"{kata}.{name}", ())))
 
 
-def _observe_learner(send, functions, solutions, extras) -> None:
+def _observe_learner(send, functions, solutions, extras, tests: Path) -> None:
     """Observe the learner's ``functions`` kata by kata, in the order the judge expects their events."""
     in_process = observing()
     for kata in dict.fromkeys(k for k, _ in functions):
@@ -449,7 +452,7 @@ def _observe_learner(send, functions, solutions, extras) -> None:
             send(Kind.KATA_ERROR, kata=kata, reason=["error.no_file", {}])
             continue
         try:
-            spec = _SPECS.get(kata) or in_process.load_kata_spec(kata)
+            spec = _SPECS.get(kata) or in_process.load_kata_spec(kata, tests)
             result, failure = in_process.import_learner(path)
         except BaseException as error:  # the spec itself failed: report, never crash
             send(Kind.KATA_ERROR, kata=kata, reason=["error.import", {"error": str(error)}])

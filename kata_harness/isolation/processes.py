@@ -16,8 +16,6 @@ import sys
 from collections.abc import Collection
 from pathlib import Path
 
-from ..layout import ROOT
-
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_DUMPABLE = 4
@@ -74,22 +72,22 @@ def learner_user_options(environment: dict) -> dict:
     return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
 
 
-def check_learner_user() -> None:
+def check_learner_user(root: Path) -> None:
     """Raise ``LookupError`` unless ``KATA_RUN_AS``, where it applies, names a user that can run
-    this interpreter on this project (else every learner child would fail to start)."""
+    this interpreter on the project at ``root`` (else every learner child would fail to start)."""
     environment = dict(os.environ)
     options = learner_user_options(environment)
     if not options:
         return
     try:
-        done = subprocess.run([sys.executable, "-c", "import kata_harness.files"], cwd=ROOT, env=environment,
+        done = subprocess.run([sys.executable, "-c", "import kata_harness.files"], cwd=root, env=environment,
                               capture_output=True, timeout=120, **options)
         problem = done.stderr.decode(errors="replace").strip().splitlines()[-1:] if done.returncode else []
     except (OSError, subprocess.SubprocessError) as error:
         problem = [str(error)]
     if problem:
         raise LookupError(f"{RUN_AS_VARIABLE}={os.environ[RUN_AS_VARIABLE]}: that user cannot run {sys.executable} "
-                          f"on {ROOT} ({problem[0]}); make both readable by all users")
+                          f"on {root} ({problem[0]}); make both readable by all users")
 
 
 def kill_tree(process: subprocess.Popen) -> None:

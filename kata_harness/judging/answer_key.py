@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..files import digest, read_regular
 from ..isolation.sandbox import gpu_possible
-from ..layout import LAYOUT, ROOT, Layout
+from ..layout import Layout
 from ..records import Expected
 from .judge import OPTIONAL_DEVICES
 
@@ -40,22 +40,22 @@ OBSERVING = ("observation/spec.py", "observation/observe.py", "observation/descr
              "observation/containers.py", "observation/seeding.py")
 
 
-def kata_digest(kata: str, root: Path = ROOT) -> str:
+def kata_digest(kata: str, root: Path) -> str:
     """Hash of what a kata's expected observations depend on besides the reference: its test
     module and curriculum entry, and the harness code that observes."""
     harness = [Layout(root).harness / name for name in OBSERVING]
     return _digest([Layout(root).spec(kata), Layout(root).curriculum / f"{kata}.toml", *harness])
 
 
-def reference_digest(root: Path = ROOT) -> str:
-    """Hash of every reference module (what the key's observations came from)."""
+def reference_digest(root: Path) -> str:
+    """Hash of every reference module of ``root`` (what the key's observations came from)."""
     return _digest(sorted(Layout(root).reference.glob("*.py")))
 
 
-def harness_digest() -> str:
-    """Hash of the whole harness (every module of ``kata_harness/``): the code that observed the
+def harness_digest(root: Path) -> str:
+    """Hash of ``root``'s whole harness (every module of its ``kata_harness/``): the code that observed the
     reference and composed what the referee sends, whichever part of it that was."""
-    package = LAYOUT.harness
+    package = Layout(root).harness
     return digest((str(path.relative_to(package)), path.read_bytes()) for path in sorted(package.rglob("*.py")))
 
 
@@ -97,12 +97,12 @@ class AnswerKey:
     # ``standing_in``); empty in a key frozen before these were recorded.
     observed_with: dict = field(default_factory=dict)
 
-    def stale_katas(self, root: Path = ROOT) -> list[str]:
+    def stale_katas(self, root: Path) -> list[str]:
         """The one staleness rule, which every command that grades against the key follows: the
         katas whose recorded observations may no longer be the reference's (see ``staleness``)."""
         return list(self.staleness(root))
 
-    def staleness(self, root: Path = ROOT) -> dict:
+    def staleness(self, root: Path) -> dict:
         """{kata: why the key is out of date for it}: its test module, curriculum entry or the
         observing harness changed since the freeze; or, for every kata, the reference changed.
         The reference counts only in an instructor's project: a student template has none, and a
@@ -113,7 +113,7 @@ class AnswerKey:
             stale.update({kata: REFERENCE_CHANGED for kata in self.katas if kata not in stale})
         return stale
 
-    def standing_in(self, root: Path = ROOT) -> dict[str, Expected]:
+    def standing_in(self, root: Path) -> dict[str, Expected]:
         """The recorded events ({"kata.function": event}) that are exactly what the referee would
         send if it observed ``root``'s reference now, so that grading against the live reference
         need not import torch a second time for them: the instructor's reference, its test modules,
@@ -121,7 +121,7 @@ class AnswerKey:
         NumPy, and the same devices (a function with an optional device, a GPU, only where this
         machine can have none and the key observed none). Empty when anything of that changed."""
         if not self.observed_with or not _holds_instructor_reference(root) or \
-                self.observed_with != {"harness": harness_digest(), "environment": observing_environment()}:
+                self.observed_with != {"harness": harness_digest(root), "environment": observing_environment()}:
             return {}
         stale, no_gpu = self.staleness(root), not gpu_possible()
         return {name: event for name, event in self.expected.items()
@@ -144,22 +144,22 @@ def decode(raw: bytes) -> AnswerKey:
     return AnswerKey(**json.loads(zlib.decompress(base64.b64decode(raw[len(MAGIC):]))))
 
 
-def load(path: Path = LAYOUT.answer_key) -> AnswerKey | None:
-    """The answer key, or None when there is none (or it cannot be read)."""
+def load(path: Path) -> AnswerKey | None:
+    """The answer key at ``path`` (a project's ``Layout.answer_key``), or None when there is none (or it cannot be read)."""
     try:
         return decode(read_regular(Path(path)))
     except (OSError, ValueError, zlib.error, json.JSONDecodeError, TypeError):
         return None
 
 
-def recorded_reference(root: Path = ROOT) -> dict[str, Expected]:
+def recorded_reference(root: Path) -> dict[str, Expected]:
     """What ``root``'s answer key knows of its reference exactly as observing it now would give
     (``AnswerKey.standing_in``; empty without a readable key)."""
     key = load(Layout(root).answer_key)
     return key.standing_in(root) if key is not None else {}
 
 
-def write(key: AnswerKey, path: Path = LAYOUT.answer_key) -> int:
+def write(key: AnswerKey, path: Path) -> int:
     """Write the key to ``path``; returns its size in bytes."""
     raw = encode(key)
     Path(path).write_bytes(raw)

@@ -17,7 +17,7 @@ from typing import Protocol
 from ..content.curriculum import FunctionInfo
 from ..isolation.channel import Child, GradingChild
 from ..isolation.protocol import Kind, Mode, new_job
-from ..layout import LAYOUT, ROOT, Layout
+from ..layout import Layout
 from ..records import Expected, Reason
 from . import answer_key
 from .judge import STARTUP_TIMEOUT, Grading
@@ -49,12 +49,16 @@ class Source(Protocol):
     def with_hidden(self, extras: dict, observations: dict | None) -> None: ...
 
 
-Referee = Callable[[], GradingChild]   # makes the child that observes the reference for one job
+class Referee(Protocol):
+    """Makes the child that observes ``project``'s reference for one job, with that project's
+    harness and kata specs (``channel.Child`` by default)."""
+
+    def __call__(self, *, project: Layout) -> GradingChild: ...
 
 
 class LiveReference:
-    """The reference solutions, observed by a referee child (it never sees learner code), which
-    ``referee`` makes (a fresh ``Child`` by default). ``extras``: official grading's hidden cases,
+    """``project``'s reference solutions, observed by a referee child of that project (it never sees
+    learner code), which ``referee`` makes (a fresh ``Child`` by default). ``extras``: official grading's hidden cases,
     observed after the public ones. ``known``, when given, finds the events the referee would send
     that are already known ({"kata.function": event}: ``AnswerKey.standing_in``); those functions
     are not observed again, and where every function is known no referee starts (no second import
@@ -63,9 +67,10 @@ class LiveReference:
     name = REFERENCE
     stale: frozenset[str] = frozenset()   # the reference itself is never out of date
 
-    def __init__(self, folder: Path = LAYOUT.reference, extras: dict | None = None, *, referee: Referee = Child,
+    def __init__(self, project: Layout, extras: dict | None = None, *, referee: Referee = Child,
                  known: Callable[[], dict] | None = None):
-        self.folder = folder
+        self.project = project
+        self.folder = project.reference
         self.extras = extras or {}
         self.make_referee = referee
         self.find_known = known
@@ -84,7 +89,7 @@ class LiveReference:
             self.known = self.find_known() if self.find_known is not None else {}
         unknown = [f for f in functions if not self._known(f)]
         if unknown:
-            self.referee = self.make_referee()
+            self.referee = self.make_referee(project=self.project)
             self.job = new_job(Mode.REFERENCE, unknown, self.extras, reference=self.folder)
             self.referee.send(self.job)
 
@@ -199,7 +204,7 @@ class Recorded:
 
 
 
-def source_name(root: Path = ROOT, against: str | None = None, *, official: bool = False) -> str:
+def source_name(root: Path, against: str | None = None, *, official: bool = False) -> str:
     """Which source of expected results grading under ``root`` uses: ``against`` where it is given,
     else the live reference where ``reference/`` exists, else the answer key. A student template
     never grades officially against a ``reference/`` found in it (a student could have written
@@ -215,25 +220,25 @@ def source_name(root: Path = ROOT, against: str | None = None, *, official: bool
     return against
 
 
-def open_source(root: Path = ROOT, against: str | None = None, *, official: bool = False, referee: Referee = Child):
+def open_source(root: Path, against: str | None = None, *, official: bool = False, referee: Referee = Child):
     """The one source of expected results under ``root`` that ``source_name`` chooses: the live
     reference, observed by the child ``referee`` makes, or the answer key, whose stale katas follow
     ``AnswerKey.stale_katas``. Raises ``NoExpectations`` (with a message key)."""
     if source_name(root, against, official=official) == REFERENCE:
-        return LiveReference(Layout(root).reference, referee=referee, known=lambda: answer_key.recorded_reference(root))
+        return LiveReference(Layout(root), referee=referee, known=lambda: answer_key.recorded_reference(root))
     key = answer_key.load(Layout(root).answer_key)
     if key is None:
         raise NoExpectations("error.no_key")
     return Recorded(key.expected, ANSWER_KEY, key.stale_katas(root))
 
 
-def observe_reference(functions: list[FunctionInfo], reference: Path, extras: dict | None = None, *,
+def observe_reference(functions: list[FunctionInfo], project: Layout, extras: dict | None = None, *,
                       referee: Referee = Child) -> Grading:
-    """Only the referee's side: the reference's observations (``expected``, with the hidden cases
+    """Only the referee's side: ``project``'s reference's observations (``expected``, with the hidden cases
     ``extras`` asks for after the public ones) and the functions it could not observe
     (``verdicts``). What ``grade.py freeze`` records."""
     result = Grading()
-    source = LiveReference(reference, extras, referee=referee)
+    source = LiveReference(project, extras, referee=referee)
     source.start(functions)
     for info, outcome in source.collect(list(functions), float("inf")):
         if isinstance(outcome, Verdict):

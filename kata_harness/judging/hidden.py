@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import read_regular, read_text
-from ..layout import ROOT, Layout
+from ..layout import Layout
 from . import answer_key
 from .expectations import ANSWER_KEY, Source
 from .integrity import SECRET_VARIABLE
@@ -102,7 +102,7 @@ def _fernet(secret: str):
     return Fernet(base64.urlsafe_b64encode(derived))
 
 
-def write_key(secret: str, extras: dict, observations: dict, root: Path = ROOT) -> int:
+def write_key(secret: str, extras: dict, observations: dict, root: Path) -> int:
     """Write ``tests/hidden_key.dat`` under ``root``: ``extras`` ({function: [[index, seed], ...]})
     and the reference's ``observations`` of them ({function: {device: [...]}}), encrypted, for the
     public key now in place. Returns its size in bytes."""
@@ -126,7 +126,7 @@ def _parts(raw: bytes) -> tuple[dict, bytes]:
     return parsed, token.strip()
 
 
-def read_header(root: Path = ROOT) -> dict | None:
+def read_header(root: Path) -> dict | None:
     """The hidden key's plain-text header (``answer_key``, ``checks``), or None when there is no
     readable hidden key."""
     try:
@@ -135,7 +135,7 @@ def read_header(root: Path = ROOT) -> dict | None:
         return None
 
 
-def decrypt(secret: str, root: Path = ROOT) -> dict:
+def decrypt(secret: str, root: Path) -> dict:
     """The hidden key's contents (``extras``, ``observations``); raises ``HiddenKeyError`` when it
     is missing, belongs to another answer key, or the secret does not open it."""
     from cryptography.fernet import InvalidToken  # deferred: see _fernet
@@ -183,7 +183,7 @@ class HiddenCases:
         source.with_hidden(self.extras, self.observations)
 
 
-def prepare(secret: str | None, official: bool, functions, source, root: Path = ROOT) -> HiddenCases:
+def prepare(secret: str | None, official: bool, functions, source, root: Path) -> HiddenCases:
     """Decide the hidden cases of one run of ``functions`` against ``source`` (an expectations
     source). Practice (not ``official``): none, counting those left out. Official without the
     secret (a format that records a grade): the public cases only where no hidden key exists,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..files import read_regular
-from ..layout import ROOT, Layout
+from ..layout import Layout
 
 # Every file outside the learner's katas/ that Python could import or run, or that grading reads.
 GRADING_SUFFIXES = (".py", ".pyc", ".pyo", ".pth", ".so", ".pyd", ".dll", ".dylib", ".toml", ".ini", ".cfg",
@@ -72,7 +72,7 @@ def _ordinary_cache(path: Path) -> bool:
 WALK_DEPTH = 32                                 # folders deep: a kata repository is a few levels deep
 
 
-def grading_files(root: Path = ROOT) -> dict:
+def grading_files(root: Path) -> dict:
     """{relative path: sha256} of every grading file under ``root``, ``__pycache__`` included (never
     following links: a link or an oversized file is recorded as such, so it never matches). The walk
     is iterative and bounded (``WALK_DEPTH`` folders deep, ``WALK_LIMIT`` files), and a folder that
@@ -142,7 +142,7 @@ def write_manifest(root: Path, secret: str | None = None) -> Path:
     return path
 
 
-def check(root: Path = ROOT, secret: str | None = None) -> Integrity:
+def check(root: Path, secret: str | None = None) -> Integrity:
     """Compare the grading files under ``root`` with its manifest (whose signature is checked
     with ``secret``, default the ``KATA_SECRET`` variable, when there is one)."""
     path = Layout(root).manifest

@@ -14,7 +14,6 @@ from pathlib import Path
 import torch
 
 from ..aspects.compare import Tolerance
-from ..layout import LAYOUT
 from ..records import Reason
 from .observe import call_catching, observe_function
 from .spec import Function, Kata
@@ -64,8 +63,8 @@ def import_learner(path: Path):
     return None, Reason("error.import", {"error": f"{error['type']}: {error['message']}"})
 
 
-def load_kata_spec(kata: str, tests_dir: Path = LAYOUT.tests) -> Kata:
-    """The ``Kata`` declared by ``tests/test_<kata>.py``."""
+def load_kata_spec(kata: str, tests_dir: Path) -> Kata:
+    """The ``Kata`` declared by ``test_<kata>.py`` in ``tests_dir`` (a project's ``tests/``, ``Layout.tests``)."""
     module = load_module(Path(tests_dir) / f"test_{kata}.py", f"_kata_tests_{kata}")
     return module.KATA
 

@@ -108,7 +108,7 @@ def check_hidden_key(secret: str | None, *, needed: bool) -> None:
     if exists:
         assert secret is not None   # refused above otherwise
         try:
-            hidden.decrypt(secret)
+            hidden.decrypt(secret, ROOT)
         except hidden.HiddenKeyError as problem:
             why = "the secret does not open it" if problem.key == "error.secret_wrong" else "it is out of date"
             raise ReleaseError(f"{Layout.HIDDEN_KEY}: {why}; run `KATA_SECRET=... python grade.py freeze`") \
@@ -139,8 +139,8 @@ def release(out: Path, force: bool = False, secret: str | None = None, max_hint_
     once it passed: a refusal or a failed check leaves no half-written folder, and a forced release
     leaves what ``out`` held until then."""
     check_target(out, force)
-    key = answer_key.load()
-    if key is None or key.stale_katas():
+    key = answer_key.load(LAYOUT.answer_key)
+    if key is None or key.stale_katas(ROOT):
         raise ReleaseError("the answer key is missing or stale: run `python grade.py freeze` first")
     check_hidden_key(secret, needed=True)
     check_stubs(key)
@@ -206,7 +206,7 @@ def cap_template_hints(out: Path, key: answer_key.AnswerKey, level: int, secret:
 def seal_hidden_key(secret: str, root: Path) -> None:
     """Write this project's hidden cases into ``root`` (a scratch copy of a template), bound to its
     answer key: official grading there then runs them as ``batch`` does from this project."""
-    payload = hidden.decrypt(secret)
+    payload = hidden.decrypt(secret, ROOT)
     hidden.write_key(secret, payload["extras"], payload["observations"], root)
 
 
@@ -441,7 +441,7 @@ def verify_classroom50(out: Path, secret: str | None = None) -> list[str]:
         except (OSError, ValueError, KeyError, TypeError) as error:
             return problems + [f"the Classroom 50 autograder wrote no readable result.json ({error}): "
                                f"{done.stderr.strip()[-500:]}"]
-        functions = sum(len(kata.functions) for kata in load_curriculum())
+        functions = sum(len(kata.functions) for kata in load_curriculum(LAYOUT.curriculum))
         if done.returncode != 0 or result.get("schema") != "classroom50/result/v1" or len(tests) != functions \
                 or not possible or earned != possible:
             problems.append(f"the reference scores {earned}/{possible} in the Classroom 50 autograder "

@@ -16,7 +16,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..content.curriculum import FunctionInfo
-from ..layout import ROOT
 from ..outputs import gradebook
 from ..usage import UsageError
 from . import late, roster, shared
@@ -109,13 +108,13 @@ def _feedback_folder(feedback: str | None) -> Path | None:
     return folder
 
 
-def project_commit() -> str:
-    """The commit of this project that grades (``+changes`` when its grading files differ from it);
+def project_commit(root: Path) -> str:
+    """The commit of the project at ``root`` that grades (``+changes`` when its grading files differ from it);
     ``unknown`` where it is not a git checkout."""
     environment = {"PATH": os.environ.get("PATH", os.defpath), "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"}
 
     def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=30,
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30,
                               env=environment, stdin=subprocess.DEVNULL)
         if done.returncode:
             raise OSError(done.stderr.strip())
@@ -130,10 +129,10 @@ def project_commit() -> str:
     return commit[:12] + ("+changes" if changed else "")
 
 
-def provenance(official: bool, project: str | None = None) -> dict:
-    """How a row was graded, for the row itself: when (UTC), by which commit of the project, and
-    whether officially (the hidden cases, with the secret) or for practice."""
-    return {"graded_at": time_text(datetime.now(timezone.utc)), "project": project or project_commit(),
+def provenance(official: bool, root: Path, project: str | None = None) -> dict:
+    """How a row was graded, for the row itself: when (UTC), by which commit of the project at
+    ``root`` (``project``, when the caller knows it), and whether officially (the hidden cases, with the secret) or for practice."""
+    return {"graded_at": time_text(datetime.now(timezone.utc)), "project": project or project_commit(root),
             "official": official}
 
 

@@ -13,7 +13,7 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kata_harness.layout import ROOT
+from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import load_kata_spec, load_module
 from kata_harness.pytest_plugin import grade_function
 
@@ -66,6 +66,6 @@ def load_all() -> list[Variant]:
 
 def grade(variant: Variant):
     """The verdict on ``variant``: its function graded in this process against the reference's."""
-    spec = load_kata_spec(variant.kata).function(variant.function)
+    spec = load_kata_spec(variant.kata, LAYOUT.tests).function(variant.function)
     reference = load_module(ROOT / "reference" / f"{variant.kata}.py")
     return grade_function(spec, variant.kata, variant.implementation, getattr(reference, variant.function))

@@ -361,7 +361,7 @@ def main() -> int:
         lang = json.loads(read_regular(SETTINGS, 10_000)).get("lang", "en")
     except (OSError, ValueError, AttributeError):
         lang = "en"
-    katas = load_curriculum()
+    katas = load_curriculum(BUNDLE / "curriculum")
     infos = {f.qualified: f for kata in katas for f in kata.functions}
     notes: list = []
     doc, reason = None, ""

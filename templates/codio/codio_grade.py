@@ -106,7 +106,7 @@ def feedback(doc: dict, lang: str, notes: list) -> str:
     from kata_harness.content.curriculum import load_curriculum
     from kata_harness.outputs import summary
 
-    text = summary.markdown(doc, load_curriculum(), lang=lang, details=True)
+    text = summary.markdown(doc, load_curriculum(SECURE / "curriculum"), lang=lang, details=True)
     text += "".join(f"\n- `{note}`" for note in notes)
     return text.encode("utf-8")[:FEEDBACK_BYTES].decode("utf-8", "ignore")
 

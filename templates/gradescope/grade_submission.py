@@ -24,11 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))
-SOURCE = ROOT / "source"              # the zip's contents: this project, reference included
-SUBMISSION = ROOT / "submission"
+AUTOGRADER = Path(os.environ.get("AUTOGRADER_ROOT", "/autograder"))   # Gradescope's tree
+SOURCE = AUTOGRADER / "source"              # the zip's contents: this project, reference included
+SUBMISSION = AUTOGRADER / "submission"
 SECRET = SOURCE / "kata_secret"       # the instructor's secret for hidden cases, when released with one
-RESULTS = ROOT / "results" / "results.json"
+RESULTS = AUTOGRADER / "results" / "results.json"
 DEADLINE = 540                        # seconds: inside Gradescope's default 10-minute limit
 MAX_BYTES = 1_000_000                 # a kata file is a few KB; anything bigger is not one
 SKIPPED_FOLDERS = {"__MACOSX", "__pycache__", "node_modules"}   # and every hidden folder (.git ...)
