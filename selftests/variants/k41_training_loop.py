@@ -67,7 +67,7 @@ def sums_loss_tensors(model, loader, lr, epochs):
     return losses
 
 
-@wrong("train_classifier", "graph alive", "python float")
+@wrong("train_classifier", "graph", "python float")
 def sums_loss_tensors_then_item(model, loader, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     model.train()
