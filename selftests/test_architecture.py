@@ -22,7 +22,8 @@ TORCH_AT_TOP = ("kata_harness.spec", "kata_harness.observation.")
 # (``check`` is the exception: it reads the kata specs, which are torch code, to lint the curriculum.)
 PARENT = ("kata_harness.commands", "kata_harness.commands.grade", "kata_harness.commands.batch",
           "kata_harness.batch.engine", "kata_harness.commands.watch", "kata_harness.commands.release",
-          "kata_harness.platforms.release", "kata_harness.commands.hint",
+          "kata_harness.platforms.student", "kata_harness.platforms.gradescope",
+          "kata_harness.platforms.classroom50", "kata_harness.platforms.codio", "kata_harness.commands.hint",
           "kata_harness.commands.reset", "kata_harness.commands.freeze", "kata_harness.judging.judge",
           "kata_harness.outputs.render", "kata_harness.isolation.channel")
 
@@ -260,6 +261,46 @@ def test_the_workflow_step_stands_alone():
     harness = [f"{line}: {target}" for target, _, line, _ in _imports(name, modules[name])
                if target.split(".")[0] == "kata_harness" or target.startswith(".")]
     assert not harness, "classroom_step imports the harness:\n" + "\n".join(harness)
+
+
+# The names of the harness's own project, which a room that takes the project as a value never reads.
+GLOBAL_PROJECT = {"ROOT", "LAYOUT"}
+
+
+def _global_project_uses(path: Path) -> list[str]:
+    """``line: name`` of every use of ``GLOBAL_PROJECT`` in a module (a name, an attribute, an
+    imported or assigned name)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [alias.asname or alias.name for alias in node.names] + [alias.name for alias in node.names]
+        found += [f"{node.lineno}: {name}" for name in dict.fromkeys(names) if name in GLOBAL_PROJECT]
+    return found
+
+
+def test_the_platforms_take_the_project_as_a_value():
+    """Every module of ``platforms/`` releases the project it is given (a ``Layout``), never the
+    global one of this harness (``layout.ROOT``, ``layout.LAYOUT``, nor a constant derived from
+    them); the workflow's step, a script in the student's repository, names its own folder otherwise."""
+    modules = _modules()
+    found = {name: uses for name, path in modules.items() if name.startswith("kata_harness.platforms")
+             if (uses := _global_project_uses(path))}
+    assert not found, f"platform modules reading the global project: {found}"
+
+
+def test_the_check_on_the_global_project_sees_every_spelling(tmp_path):
+    spellings = ["from ..layout import LAYOUT", "from ..layout import ROOT as HERE", "from .. import layout\nx = layout.ROOT",
+                 "ROOT = 1"]
+    for code in spellings:
+        (tmp_path / "module.py").write_text(code)
+        assert _global_project_uses(tmp_path / "module.py"), code
+    (tmp_path / "module.py").write_text("from ..layout import Layout\nrepository = Layout(path).root")
+    assert _global_project_uses(tmp_path / "module.py") == []
 
 
 # The modules on either side of the parent-child protocol: they speak its vocabulary, never spell it.
