@@ -263,12 +263,12 @@ def test_the_workflow_step_stands_alone():
     assert not harness, "classroom_step imports the harness:\n" + "\n".join(harness)
 
 
-# The names of the harness's own project, which a room that takes the project as a value never reads.
-GLOBAL_PROJECT = {"ROOT", "LAYOUT"}
+# The names of the harness's own project, which platforms/ (given the project as a value) never reads.
+HARNESS_PROJECT = {"ROOT", "LAYOUT"}
 
 
-def _global_project_uses(path: Path) -> list[str]:
-    """``line: name`` of every use of ``GLOBAL_PROJECT`` in a module (a name, an attribute, an
+def _harness_project_uses(path: Path) -> list[str]:
+    """``line: name`` of every use of ``HARNESS_PROJECT`` in a module (a name, an attribute, an
     imported or assigned name)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -279,7 +279,7 @@ def _global_project_uses(path: Path) -> list[str]:
             names = [node.attr]
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [alias.asname or alias.name for alias in node.names] + [alias.name for alias in node.names]
-        found += [f"{node.lineno}: {name}" for name in dict.fromkeys(names) if name in GLOBAL_PROJECT]
+        found += [f"{node.lineno}: {name}" for name in dict.fromkeys(names) if name in HARNESS_PROJECT]
     return found
 
 
@@ -289,18 +289,18 @@ def test_the_platforms_take_the_project_as_a_value():
     them); the workflow's step, a script in the student's repository, names its own folder otherwise."""
     modules = _modules()
     found = {name: uses for name, path in modules.items() if name.startswith("kata_harness.platforms")
-             if (uses := _global_project_uses(path))}
+             if (uses := _harness_project_uses(path))}
     assert not found, f"platform modules reading the global project: {found}"
 
 
-def test_the_check_on_the_global_project_sees_every_spelling(tmp_path):
+def test_the_check_on_the_platforms_sees_every_spelling(tmp_path):
     spellings = ["from ..layout import LAYOUT", "from ..layout import ROOT as HERE", "from .. import layout\nx = layout.ROOT",
                  "ROOT = 1"]
     for code in spellings:
         (tmp_path / "module.py").write_text(code)
-        assert _global_project_uses(tmp_path / "module.py"), code
+        assert _harness_project_uses(tmp_path / "module.py"), code
     (tmp_path / "module.py").write_text("from ..layout import Layout\nrepository = Layout(path).root")
-    assert _global_project_uses(tmp_path / "module.py") == []
+    assert _harness_project_uses(tmp_path / "module.py") == []
 
 
 # The modules on either side of the parent-child protocol: they speak its vocabulary, never spell it.
