@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from kata_harness import api, commands
+from kata_harness.layout import Layout
 from selftests.once import built_once
 from selftests.schema import schema_errors
 from selftests.warm import KEPT, environment, grade_here
@@ -138,9 +139,9 @@ def student_template(tmp_path_factory) -> Path:
     and the modules that read this template grade it themselves. Tests copy it before they change
     anything."""
     def release(folder: Path) -> None:
-        from kata_harness.platforms import release as release_command
+        from kata_harness.platforms import student
 
-        assert release_command.release(folder / "template", verified=False) == []
+        assert student.release(Layout(ROOT), folder / "template", verified=False) == []
 
     return built_once(tmp_path_factory, "student-template", release) / "template"
 

@@ -28,7 +28,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation.sandbox import available
 from kata_harness.layout import LAYOUT
-from kata_harness.platforms.release import CLASSROOM50_PACKED_LIMIT, classroom50_environment
+from kata_harness.platforms.classroom50 import PACKED_LIMIT, runner_environment
 from selftests.gradekit import ROOT, run
 from selftests.once import built_once
 
@@ -84,7 +84,7 @@ def _check_result(result: dict) -> None:
     schemas/result-v1.schema.json), plus our promise: one test per function, integer points
     summing to the suite's."""
     assert result["schema"] == "classroom50/result/v1"
-    environment = classroom50_environment(ROOT, ROOT)
+    environment = runner_environment(ROOT, ROOT)
     assert result["classroom"] == environment["CLASSROOM"] and result["assignment"] == environment["ASSIGNMENT"]
     assert result["owner"] == environment["OWNER"] and result["assignment_type"] == "individual"
     assert result["submission"] == environment["SUBMISSION_TAG"] and result["submission"].startswith("submit/")
@@ -120,7 +120,7 @@ def _run_like_the_runner(released, checkout, tmp_path, python=sys.executable, en
     output.write_text("")
     for name in ("result.json", "release-body.md"):   # the runner deletes those of an earlier run
         (checkout / name).unlink(missing_ok=True)
-    environment = {**classroom50_environment(checkout, bundle), "GITHUB_OUTPUT": str(output),
+    environment = {**runner_environment(checkout, bundle), "GITHUB_OUTPUT": str(output),
                    "RUNNER_TEMP": str(tmp_path / "runtime"), **(env or {})}
     done = subprocess.run([str(python), str(bundle / "autograder.py")], cwd=checkout, capture_output=True,
                           text=True, timeout=900, env=environment)
@@ -153,7 +153,7 @@ def test_the_autograder_holds_what_grading_needs_and_nothing_secret(released, tm
     with tarfile.open(packed, "w:gz") as archive:
         archive.add(bundle, arcname="practice")
     print(f"autograder packed: {packed.stat().st_size} bytes")
-    assert packed.stat().st_size <= CLASSROOM50_PACKED_LIMIT
+    assert packed.stat().st_size <= PACKED_LIMIT
 
 
 @pytest.mark.e2e
@@ -263,7 +263,7 @@ def _run_with_fake_pip(released, checkout, tmp_path, fake_python, orders, budget
     output = tmp_path / "github_output"
     output.write_text("")
     pids = tmp_path / "pids.txt"
-    environment = {**classroom50_environment(checkout, bundle), "GITHUB_OUTPUT": str(output),
+    environment = {**runner_environment(checkout, bundle), "GITHUB_OUTPUT": str(output),
                    "RUNNER_TEMP": str(tmp_path / "runtime"), "KATA_CLASSROOM50_BUDGET": str(budget),
                    "FAKE_PIP": json.dumps({**orders, "pids": str(pids)})}
     started = time.monotonic()

@@ -298,13 +298,13 @@ def test_a_release_that_refuses_leaves_no_half_written_folder(tmp_path):
 def test_a_release_whose_check_fails_leaves_no_folder_and_keeps_the_old_one(tmp_path, monkeypatch):
     """The template is written beside its target and takes its place only once checked: when the
     check fails, nothing of it stays, and a folder replaced with --force is still as it was."""
-    from kata_harness.platforms import release
+    from kata_harness.platforms import student
 
-    monkeypatch.setattr(release, "verify", lambda out, secret=None: ["planted problem"])
+    monkeypatch.setattr(student, "verify", lambda project, out, secret=None: ["planted problem"])
     out = tmp_path / "template"
-    assert release.release(out) == ["planted problem"]
+    assert student.release(Layout(ROOT), out) == ["planted problem"]
     assert not list(tmp_path.iterdir())
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    assert release.release(out, force=True) == ["planted problem"]
+    assert student.release(Layout(ROOT), out, force=True) == ["planted problem"]
     assert [p.name for p in tmp_path.iterdir()] == ["template"] and (out / "notes.txt").read_text() == "mine"

@@ -15,7 +15,7 @@ raised wherever it is found and printed once, by grade.py, with exit status 2.
 Each subcommand is one module of this package (``grade``, ``watch``, ``hint``, ``reset``, ``freeze``,
 ``release``, ``batch``, ``report``, ``export``, ``merge``, ``check``) with a ``run(args, *, started)``;
 it checks its options and hands the work to the room that does it (``batch.engine``,
-``platforms.release``, ``api``, ...);
+``platforms.student``, ``platforms.gradescope``, ``api``, ...);
 ``Command.run`` imports only the one asked for, so ``hint``, ``reset``, ``report``, ``export`` and
 ``merge`` answer without loading anything that starts a child or torch.
 """

@@ -38,7 +38,9 @@ import subprocess
 import sys
 import uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # kata_harness/platforms/..
+# The student's repository this step grades: it runs as a script from the repository's checkout,
+# and its own place (kata_harness/platforms/ there) names it.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # kata_harness/platforms/..
 MIN_PYTHON = (3, 10)        # pyproject.toml's requires-python (a self-test keeps them equal)
 DEADLINE = 600              # grade.py prints a complete result within this many seconds ...
 GRADE_TIMEOUT = 660         # ... and is stopped after this many, should it hang itself
@@ -142,10 +144,10 @@ def _valid(result):
 
 def grade(python):
     """Run grade.py once: (the workflow bundle, None), or (None, why it gave none)."""
-    command = [python, os.path.join(ROOT, "grade.py"), "--format", "workflow", "--against", "answer-key",
+    command = [python, os.path.join(REPOSITORY, "grade.py"), "--format", "workflow", "--against", "answer-key",
                "--deadline", str(DEADLINE)]
     try:
-        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        done = subprocess.run(command, cwd=REPOSITORY, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               encoding="utf-8", errors="replace", timeout=GRADE_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, _message("grade.py did not finish within {} s".format(GRADE_TIMEOUT),
@@ -307,7 +309,7 @@ def main():
         _log(bundle["text"])
         _append("GITHUB_STEP_SUMMARY", _fitting_summary(PRACTICE + bundle["markdown"]))
     else:
-        maximum = max_points(os.path.join(ROOT, "curriculum"))
+        maximum = max_points(os.path.join(REPOSITORY, "curriculum"))
         if maximum is None:   # curriculum/ is gone: still record a zero, out of 1, rather than no grade
             maximum = 1
             reason += " " + _message("(curriculum/ is missing: the real maximum is unknown)",
