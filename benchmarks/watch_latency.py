@@ -35,9 +35,11 @@ from batch_throughput import _cpu_seconds, _tree  # noqa: E402
 from kata_harness.commands.watch import POLL  # noqa: E402
 
 
-def _tree_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process under it, with the children each has reaped."""
-    return sum(_cpu_seconds(p, reaped=True) for p in _tree(pid)) if sys.platform.startswith("linux") else 0.0
+def _tree_cpu(pid: int) -> tuple[float, float]:
+    """CPU seconds of ``pid`` itself, and of every process under it with the children each has reaped."""
+    if not sys.platform.startswith("linux"):
+        return 0.0, 0.0
+    return _cpu_seconds(pid, reaped=False), sum(_cpu_seconds(p, reaped=True) for p in _tree(pid) if p != pid)
 
 
 def _lines(process, into: queue.Queue) -> None:
@@ -82,6 +84,7 @@ def main() -> None:
     katas = args.kata.split(",")
     latencies: dict[tuple[str, str], list[float]] = {}
     cpus: dict[tuple[str, str], list[float]] = {}
+    own: dict[tuple[str, str], list[float]] = {}   # grade.py's part of each save's CPU
     cold: dict[tuple[str, str], list[float]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for kata in katas:
@@ -97,7 +100,9 @@ def main() -> None:
                     target.write_text(versions[number % 2])
                     latencies.setdefault((name, kata), []).append(_wait_for(lines, "score ") - saved)
                     time.sleep(0.1)   # the zygote reaps the job after its last event: let it be counted
-                    cpus.setdefault((name, kata), []).append(_tree_cpu(process.pid) - used)
+                    after = _tree_cpu(process.pid)
+                    cpus.setdefault((name, kata), []).append(sum(after) - sum(used))
+                    own.setdefault((name, kata), []).append(after[0] - used[0])
             for process, *_ in watchers.values():
                 process.terminate()
                 process.wait(timeout=10)
@@ -111,7 +116,8 @@ def main() -> None:
         warm, slow = statistics.median(values), statistics.median(cold[(name, kata)])
         cpu = statistics.median(cpus[(name, kata)])
         print(f"{name:>5} {kata}: watch, save to verdict: median {warm:.3f} s ({', '.join(f'{t:.3f}' for t in values)}); "
-              f"CPU per save {cpu:.3f} s ({', '.join(f'{t:.3f}' for t in cpus[(name, kata)])}); bound by design "
+              f"CPU per save {cpu:.3f} s ({', '.join(f'{t:.3f}' for t in cpus[(name, kata)])}; grade.py's own "
+              f"{statistics.median(own[(name, kata)]):.3f} s, the rest its zygote's and the job's); bound by design "
               f"{cpu + POLL:.3f} s (CPU + the {POLL} s poll); cold grade.py {kata}: median {slow:.3f} s; "
               f"watch is {slow / warm:.1f}x faster")
 
