@@ -10,7 +10,7 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel, sandbox
-from kata_harness.layout import LAYOUT
+from kata_harness.layout import LAYOUT, Layout
 from kata_harness.outputs import gradebook
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
@@ -464,7 +464,7 @@ def _graded_one_by_one(subs: Path, functions: list, table: dict, sandboxed: bool
         for submission in batch.collect(subs, {f.kata for f in functions}):
             worker.stage(submission.files)
             result = grade(functions, worker.staging, Recorded(table), lane=worker.lane(), function_timeout=2.0)
-            rows.append(batch.row_for(submission, functions, result.verdicts))
+            rows.append(batch.row_for(submission, functions, result.verdicts, Layout(ROOT)))
     finally:
         worker.close()
     return rows
@@ -499,7 +499,7 @@ def test_batch_gradebook_is_byte_for_byte_that_of_grading_each_submission_alone(
     out = tmp_path / "gradebook.json"
     log = tmp_path / "log.txt"
     with log.open("w") as stream:
-        together = batch.run_batch(subs, out, functions, lambda: table, jobs=2, function_timeout=2.0,
+        together = batch.run_batch(subs, out, functions, lambda: table, project=Layout(ROOT), jobs=2, function_timeout=2.0,
                                    sandboxed=sandboxed, log=stream)
     monkeypatch.setattr(batch, "grade", real_grade)
     alone = _graded_one_by_one(subs, functions, table, sandboxed)
@@ -550,7 +550,7 @@ def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupte
     graded, worker = batch.GradedKatas(), batch._Worker(sandboxed=False)
     try:
         rows = [batch._graded_row(batch.Submission(name, Path(name), files=files), worker, functions, {}, 1.0,
-                                  None, graded) for name, files in classroom.items()]
+                                  None, graded, Layout(ROOT)) for name, files in classroom.items()]
     finally:
         worker.close()
     assert staged == [("k01_creation", {"k01_creation.py": b"mine"}), ("k05_devices", {"k05_devices.py": b"# crash"}),
@@ -584,7 +584,7 @@ def test_the_cache_survives_a_last_bit_of_the_reference_and_not_a_changed_value(
     def table(value):
         return {"k32_linear_regression.least_squares": {"cases": [{"values": [value, -2.0]}]}}
 
-    same = state_digest(table(0.26936617516498300), 5.0, True)
-    assert state_digest(table(0.26936617516498307), 5.0, True) == same
-    assert state_digest(table(0.2693662), 5.0, True) != same
-    assert state_digest(table(0.26936617516498300), 5.0, False) != same
+    same = state_digest(table(0.26936617516498300), 5.0, True, Layout(ROOT))
+    assert state_digest(table(0.26936617516498307), 5.0, True, Layout(ROOT)) == same
+    assert state_digest(table(0.2693662), 5.0, True, Layout(ROOT)) != same
+    assert state_digest(table(0.26936617516498300), 5.0, False, Layout(ROOT)) != same

@@ -28,6 +28,7 @@ from kata_harness.batch import engine as batch
 from kata_harness.isolation import processes, sandbox
 from kata_harness.judging.judge import Grading
 from kata_harness.judging.verdicts import Status, Verdict
+from kata_harness.layout import Layout
 from selftests import jobs
 from selftests.gradekit import ROOT
 from selftests.jobs import FUNCTIONS, KATA, REFERENCE, TEST_LIMIT_MIB
@@ -289,7 +290,7 @@ def test_only_rows_whose_every_job_ended_normally_are_cached(tmp_path, monkeypat
     out = tmp_path / "book.json"
 
     def run() -> dict:
-        rows = batch.run_batch(submissions, out, FUNCTIONS, lambda: {}, jobs=1, function_timeout=1.0,
+        rows = batch.run_batch(submissions, out, FUNCTIONS, lambda: {}, project=Layout(ROOT), jobs=1, function_timeout=1.0,
                                sandboxed=False, log=io.StringIO())
         return {row["submission"]: row["score"] for row in rows}
 

@@ -50,7 +50,7 @@ from ..judging import integrity
 from ..judging.expectations import Recorded
 from ..judging.judge import ZYGOTE_RETRIES, grade
 from ..judging.verdicts import Verdict
-from ..layout import ROOT, Layout
+from ..layout import Layout
 from ..outputs import gradebook
 from ..outputs.gradebook import GRADEBOOK_LIMIT
 from ..outputs.progress import Progress
@@ -102,12 +102,13 @@ def find_katas(folder: Path) -> Path | None:
 
 
 def read_submission(submission: Submission, katas: set[str], at: str | None = None,
-                    plan: term.TermPlan | None = None) -> None:
+                    plan: term.TermPlan | None = None, *, project: Layout | None = None) -> None:
     """Read the submission's kata files into memory, noting every file that is refused; with
     ``at`` (a tag or a date), from its git repository at that point (``repository``); with the
-    instructor's record (``plan.record``), the submission it names (``_read_recorded``)."""
+    instructor's record (``plan.record``), the submission it names (``_read_recorded``). A whole
+    repository's grading files are compared with ``project``'s (the tree grading it; None: not compared)."""
     if plan is not None and plan.record is not None:
-        _read_recorded(submission, katas, at, plan)
+        _read_recorded(submission, katas, at, plan, project)
         return
     if at is not None:
         _read_at(submission, katas, at)
@@ -126,8 +127,8 @@ def read_submission(submission: Submission, katas: set[str], at: str | None = No
         return
     submission.files = _read_kata_files(submission, where, [n for n in names if _KATA_NAME.match(n) and n[:-3] in katas])
     submission.digest = digest(submission.files.items())
-    if where != submission.folder:   # a whole repository: say if its grading files differ (they are not used)
-        _note_changed_grading_files(submission)
+    if where != submission.folder and project is not None:
+        _note_changed_grading_files(submission, project)   # a whole repository's: they are not used
 
 
 def _read_kata_files(submission: Submission, where: Path, names: list[str]) -> dict[str, bytes]:
@@ -142,13 +143,13 @@ def _read_kata_files(submission: Submission, where: Path, names: list[str]) -> d
     return files
 
 
-def _note_changed_grading_files(submission: Submission) -> None:
+def _note_changed_grading_files(submission: Submission, project: Layout) -> None:
     """Note the grading files of a whole-repository submission that differ from ours (they are not used)."""
     theirs = integrity.grading_files(submission.folder)
     unread = [f"{shown_name(name)[:80]} ({why})" for name, why in theirs.items() if name.endswith(("/", "/..."))]
     if unread:
         submission.notes.append("not compared with the grading files (not read): " + ", ".join(unread[:3]))
-    mine = integrity.grading_files(ROOT)
+    mine = integrity.grading_files(project.root)
     changed = sorted(shown_name(name) for name, digest in theirs.items()
                      if mine.get(name) != digest and not name.endswith(("/", "/...")))
     if changed:
@@ -182,7 +183,8 @@ def _read_point(submission: Submission, katas: set[str], point: repository.Point
     return True
 
 
-def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan: term.TermPlan) -> None:
+def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan: term.TermPlan,
+                   project: Layout | None = None) -> None:
     """The kata files of the submission the instructor's record names for this folder: by a tag
     (``--at TAG``), only if the record names the commit it points to; else the last one the record
     lists by the deadline (or the last late cutoff; with no deadline, the last one), from git at the
@@ -217,7 +219,7 @@ def _read_recorded(submission: Submission, katas: set[str], at: str | None, plan
     submission.submitted = chosen
     submission.notes.append(chosen.note())
     if chosen.commit is None:
-        read_submission(submission, katas)   # the record names no commit: the folder is what was handed in
+        read_submission(submission, katas, project=project)   # the record names no commit: the folder is what was handed in
         return
     _read_recorded_commit(submission, katas, chosen, point)
 
@@ -237,9 +239,10 @@ def _read_recorded_commit(submission: Submission, katas: set[str], chosen: Submi
 
 
 def collect(directory: Path, katas: set[str], at: str | None = None,
-            plan: term.TermPlan | None = None) -> list[Submission]:
+            plan: term.TermPlan | None = None, *, project: Layout | None = None) -> list[Submission]:
     """The submissions in ``directory`` (real folders only), with their kata files read (with ``at``,
-    from git at that tag or date; with ``plan``, only its shard's, as its record names them).
+    from git at that tag or date; with ``plan``, only its shard's, as its record names them; a whole
+    repository's grading files compared with ``project``'s, see ``read_submission``).
     Whatever goes wrong while reading one (a folder nobody may open, one nested a thousand levels
     deep, anything raised) is a note on its row, and the others are read as usual."""
     found = []
@@ -259,7 +262,7 @@ def collect(directory: Path, katas: set[str], at: str | None = None,
             continue
         submission = Submission(entry, folder)
         try:
-            read_submission(submission, katas, at, plan)
+            read_submission(submission, katas, at, plan, project=project)
         except Exception as error:   # a submission must never stop the gradebook
             submission.files = None
             submission.notes.append(f"could not be read ({type(error).__name__}: {error})")
@@ -295,11 +298,12 @@ def _to_digits(value):
     return value
 
 
-def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> str:
-    """Everything besides a submission that can change its verdicts: the harness, the kata specs
-    and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
-    sources = [(path.relative_to(ROOT).as_posix(), path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
-               for path in sorted((ROOT / folder).rglob("*.py" if folder != "curriculum" else "*.toml"))]
+def state_digest(expected: dict, function_timeout: float, sandboxed: bool, project: Layout) -> str:
+    """Everything besides a submission that can change its verdicts: ``project``'s harness, kata
+    specs and curriculum, the expected observations, the time limit, the sandbox, Python and torch."""
+    root = project.root
+    sources = [(path.relative_to(root).as_posix(), path.read_bytes()) for folder in ("kata_harness", "tests", "curriculum")
+               for path in sorted((root / folder).rglob("*.py" if folder != "curriculum" else "*.toml"))]
     try:
         torch_version = version("torch")
     except Exception:
@@ -309,19 +313,22 @@ def state_digest(expected: dict, function_timeout: float, sandboxed: bool) -> st
     return digest([*sources, ("state", state)])
 
 
-def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None) -> dict:
+def row_for(submission: Submission, functions: list[FunctionInfo], verdicts: dict | None,
+            project: Layout | None = None) -> dict:
     """The gradebook row of a submission (``gradebook.row``; all zeros when it could not be graded),
-    with the ``fingerprints`` of its kata files (``term.shared``)."""
+    with the ``fingerprints`` of its kata files (``term.shared``; ``project``, the tree grading it,
+    is needed then: a file that is still its stub is no solution)."""
     row = gradebook.row(submission.name, submission.notes, functions, verdicts)
     if submission.files is not None:
-        row["fingerprints"] = shared.fingerprints(submission.files, _stub_fingerprints())
+        assert project is not None, "a submission with kata files needs the project's stubs"
+        row["fingerprints"] = shared.fingerprints(submission.files, _stub_fingerprints(project.katas))
     return row
 
 
-@functools.lru_cache(maxsize=1)
-def _stub_fingerprints() -> dict[str, str]:
-    """The fingerprints of this project's stubs: a kata file that is still the stub is no solution."""
-    return shared.stub_fingerprints(Layout(ROOT).katas)
+@functools.lru_cache(maxsize=4)
+def _stub_fingerprints(katas: Path) -> dict[str, str]:
+    """The fingerprints of the stubs in ``katas``: a kata file that is still the stub is no solution."""
+    return shared.stub_fingerprints(katas)
 
 
 class GradedKatas:
@@ -374,13 +381,15 @@ class _Worker:
     """One grading lane: a private staging folder, and a zygote where forking is safe (it forks a
     fresh process for every kata of every submission); elsewhere a fresh child per submission."""
 
-    def __init__(self, sandboxed: bool, lanes: LaneFactory = learner_lane):
+    def __init__(self, sandboxed: bool, lanes: LaneFactory = learner_lane, project: Layout | None = None):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
         if os.environ.get(RUN_AS_VARIABLE):
             self.staging.chmod(0o711)   # the learner user (KATA_RUN_AS) opens its files by name
         self.sandboxed, self.lanes = sandboxed, lanes
+        # The lanes run the harness and kata specs of the project grading (None: the lane's own default).
+        self.options = {} if project is None else {"project": project}
         # Where forking is safe, the lane is a zygote that forks a fresh process per kata job.
-        self.zygote = lanes(self.staging, sandboxed=sandboxed, project=Layout(ROOT)) if can_fork() else None
+        self.zygote = lanes(self.staging, sandboxed=sandboxed, **self.options) if can_fork() else None
 
     def start(self) -> None:
         """Start the zygote now (it imports torch while the caller goes on)."""
@@ -391,7 +400,7 @@ class _Worker:
         """Where one submission's katas run: the worker's zygote, or a child of its own."""
         if self.zygote is not None:
             return self.zygote
-        return self.lanes(self.staging, sandboxed=self.sandboxed, project=Layout(ROOT))
+        return self.lanes(self.staging, sandboxed=self.sandboxed, **self.options)
 
     def stage(self, files: dict) -> None:
         """Replace the staging folder's contents with ``files`` (name -> bytes): one kata file, or
@@ -410,11 +419,12 @@ class _Worker:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, jobs: int,
+def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expected, *, project: Layout, jobs: int,
               function_timeout: float, sandboxed: bool, log=sys.stderr, extras: dict | None = None,
               at: str | None = None, lanes: LaneFactory = learner_lane, plan: term.TermPlan | None = None,
               official: bool = False) -> list[dict]:
-    """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``.
+    """Grade every submission in ``directory`` (reusing unchanged results) and write ``out``, with
+    ``project``'s harness, kata specs and stubs (``GradingRun.project``, the tree grading them).
     ``expected()`` gives the expected observations; it is called only if something needs grading.
     ``extras``: the hidden cases of official grading (``expected()`` holds their observations too).
     ``at``: a tag or a date; each submission is then its git repository's kata files at that point.
@@ -422,14 +432,14 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     roster, the instructor's record and late policy, the shard: ``term.plan``). ``official``:
     whether the rows are the official grade (the hidden cases, with the secret)."""
     plan = plan or term.TermPlan()
-    submissions = collect(directory, {f.kata for f in functions}, at, plan)
+    submissions = collect(directory, {f.kata for f in functions}, at, plan, project=project)
     rows: dict[str, dict] = {}
     with_katas = []
     for submission in submissions:
         for note in submission.notes:
             print(f"{submission.name}: {note}", file=log)
         if submission.files is None:
-            rows[submission.name] = row_for(submission, functions, None)
+            rows[submission.name] = row_for(submission, functions, None, project)
         else:
             with_katas.append(submission)
     # The workers' zygotes import torch while the expected results are collected, unless the last
@@ -437,12 +447,12 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     cache = _read_cache(out)
     seen = _cached_digests(cache)
     unseen = [s for s in with_katas if s.digest not in seen]
-    workers = [_Worker(sandboxed, lanes) for _ in range(max(0, min(jobs, len(unseen))))]
+    workers = [_Worker(sandboxed, lanes, project) for _ in range(max(0, min(jobs, len(unseen))))]
     try:
         for worker in workers:
             worker.start()
         table = expected() if with_katas else {}
-        state = state_digest(table, function_timeout, sandboxed) if with_katas else None
+        state = state_digest(table, function_timeout, sandboxed, project) if with_katas else None
         cached = _cached_rows(cache, state)
         todo = []
         for submission in with_katas:
@@ -452,11 +462,12 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
             else:
                 todo.append(submission)
         rows.update(_grade_in_parallel(todo, functions, table, jobs=jobs, function_timeout=function_timeout,
-                                       sandboxed=sandboxed, log=log, extras=extras, workers=workers, lanes=lanes))
+                                       sandboxed=sandboxed, log=log, extras=extras, workers=workers, lanes=lanes,
+                                       project=project))
     finally:
         for worker in workers:
             worker.close()
-    stamp = _stamp(rows, official)
+    stamp = _stamp(rows, official, project)
     ordered = term.finish(plan, [rows[s.name] for s in submissions], {s.name: s.submitted for s in submissions},
                           functions, stamp)
     write_atomically(out, gradebook.encode(out, ordered, functions))
@@ -469,10 +480,10 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     return ordered
 
 
-def _stamp(rows: dict[str, dict], official: bool) -> dict:
+def _stamp(rows: dict[str, dict], official: bool, project: Layout) -> dict:
     """Give each row graded in this run how it was graded (``term.provenance``: when, by which
-    commit, official or practice; a row from the cache keeps its own); returns that stamp."""
-    stamp = term.provenance(official, ROOT)
+    commit of ``project``, official or practice; a row from the cache keeps its own); returns that stamp."""
+    stamp = term.provenance(official, project.root)
     for name, row in rows.items():
         if "graded_at" not in row:
             rows[name] = {**row, **stamp}
@@ -509,7 +520,8 @@ def _cached_rows(cache: dict, state: str | None) -> dict:
 
 def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,
                        function_timeout: float, sandboxed: bool, log, extras: dict | None,
-                       workers: Sequence[_Worker] = (), lanes: LaneFactory = learner_lane) -> dict[str, dict]:
+                       workers: Sequence[_Worker] = (), lanes: LaneFactory = learner_lane,
+                       project: Layout | None = None) -> dict[str, dict]:
     """The gradebook rows of the ``todo`` submissions, graded by ``jobs`` workers (each with its own
     zygote and staging folder; ``workers`` already made are used first, and left to the caller to close)."""
     rows: dict[str, dict] = {}
@@ -524,10 +536,10 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
     graded = GradedKatas() if can_fork() else None
 
     def work(given: _Worker | None) -> None:
-        worker = given or _Worker(sandboxed, lanes)
+        worker = given or _Worker(sandboxed, lanes, project)
         try:
             for submission in _each(waiting):
-                row = _graded_row(submission, worker, functions, table, function_timeout, extras, graded)
+                row = _graded_row(submission, worker, functions, table, function_timeout, extras, graded, project)
                 with lock:
                     rows[submission.name] = row
                 progress.step(submission.name)
@@ -545,7 +557,7 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
         if submission.name not in rows:
             submission.graded_normally = False
             submission.notes.append("not graded: the grader failed (see its output)")
-            rows[submission.name] = row_for(submission, functions, None)
+            rows[submission.name] = row_for(submission, functions, None, project)
     return rows
 
 
@@ -559,7 +571,8 @@ def _each(waiting: queue.Queue):
 
 
 def _graded_row(submission: Submission, worker: _Worker, functions: list[FunctionInfo], table: dict,
-                function_timeout: float, extras: dict | None, graded: GradedKatas | None) -> dict:
+                function_timeout: float, extras: dict | None, graded: GradedKatas | None,
+                project: Layout | None = None) -> dict:
     """The row of one submission, graded kata by kata in ``worker``'s lane (each kata file staged
     alone), or taken from ``graded`` where the same file was graded already; whatever goes wrong
     while grading it (anything raised) is a note on its row, with no points, and the worker goes on.
@@ -578,13 +591,13 @@ def _graded_row(submission: Submission, worker: _Worker, functions: list[Functio
                 submission.graded_normally &= done.normally
                 submission.notes += [f"{kata}: {note}" for note in done.notes]
             verdicts.update(known)
-        return row_for(submission, functions, verdicts)
+        return row_for(submission, functions, verdicts, project)
     except Exception as error:
         if worker.zygote is not None:
             worker.zygote.stop()   # it may be in the middle of a job: the next submission gets a new one
         submission.graded_normally = False
         submission.notes.append(shown_name(f"not graded: {type(error).__name__}: {error}"))
-        return row_for(submission, functions, None)
+        return row_for(submission, functions, None, project)
     finally:
         if lane is not worker.zygote:
             lane.stop()

@@ -118,8 +118,9 @@ def build_parser() -> Parser:
     watch = commands.add_parser("watch", parents=[solutions, lang, against], help="re-grade a kata on every save",
                                 description="Re-grade a kata every time its file is saved.")
     watch.add_argument("selectors", nargs="*", metavar="SELECTOR", help=SELECTOR_HELP)
-    watch.add_argument("--interval", type=float, default=1.0, metavar="SECONDS",
-                       help="how often files are also polled (file events may not arrive on network drives, WSL)")
+    watch.add_argument("--interval", type=float, default=None, metavar="SECONDS",
+                       help="how often files are also polled (default 0.05: a save is seen within that, also "
+                            "where file events do not arrive: network drives, WSL)")
     watch.add_argument("--poll", action="store_true", help="poll only, without file events")
 
     hint = commands.add_parser("hint", parents=[lang], help="show a hint for one function, by level",

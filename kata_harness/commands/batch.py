@@ -61,6 +61,7 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
         print(f"batch: {Layout.HIDDEN_KEY} exists but KATA_SECRET is not set: only the public cases are "
               f"graded ({cases.not_run} hidden cases left out)", file=sys.stderr)
     rows = run_batch(directory, Path(args.out), functions, lambda: expected_table(source, functions),
+                     project=settled.project,
                      jobs=default_jobs() if args.jobs is None else args.jobs, function_timeout=settled.function_timeout,
                      sandboxed=settled.sandboxed, extras=cases.extras, at=args.at, lanes=settled.processes.lanes,
                      plan=plan, official=cases.official)

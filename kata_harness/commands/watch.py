@@ -6,7 +6,9 @@ re-grade, so learner code never lingers between runs; where forking torch is not
 Windows) one warm child (``channel.SerialChild``) grades save after save for as long as no kata
 changed what the next would see, and a fresh one starts as soon as one did. File events come from the operating system
 through ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW) where it is installed; the files
-are also polled, which covers network drives and WSL, where events do not arrive.
+are also polled every ``--interval`` seconds (``POLL`` by default), which covers network drives and WSL,
+where events do not arrive: a save is seen within that, and only its kata is graded again, by the
+zygote that was made ready before the save.
 """
 
 from __future__ import annotations
@@ -33,9 +35,13 @@ from ..judging.judge import Grading, grade
 from ..outputs.document import HowItRan, document
 from ..outputs.text import summary_line, text, use_colour
 
+POLL = 0.05    # default seconds between looks at the files: a save is seen within this, file events or not
+
 
 class FileEvents:
-    """Wakes up when a file in ``folder`` changes (native file events), or after ``interval`` seconds."""
+    """Wakes up when a file in ``folder`` changes (native file events), or after ``interval`` seconds
+    (a poll: a look at each watched file costs one ``stat``, so polling often costs next to nothing,
+    and bounds the delay where events never arrive: network drives, WSL, no ``watchfiles``)."""
 
     def __init__(self, folder: Path, interval: float, use_events: bool = True):
         self.interval = interval
@@ -314,7 +320,7 @@ def watch(watcher: Watcher, *, interval: float, use_events: bool = True) -> int:
     katas = list(dict.fromkeys(f.kata for f in watcher.functions))
     files = {kata: watcher.solutions / f"{kata}.py" for kata in katas}
     names = {kata: [f.name for f in watcher.functions if f.kata == kata] for kata in katas}
-    events = FileEvents(watcher.solutions, interval if use_events else min(interval, 0.25), use_events)
+    events = FileEvents(watcher.solutions, interval, use_events)
     try:
         stamps = {kata: _stat(path, STAMP) for kata, path in files.items()}
         watcher.grade_all()
@@ -354,4 +360,4 @@ def run(args, *, started: float, processes: api.Processes | None = None) -> int:
                       hidden_not_run=cases.not_run, sandbox=settled.sandbox.value)
     watcher = Watcher(list(settled.katas), list(settled.functions), settled.solutions, expected, display,
                       lane=settled.lane())
-    return watch(watcher, interval=args.interval, use_events=not args.poll)
+    return watch(watcher, interval=POLL if args.interval is None else args.interval, use_events=not args.poll)
