@@ -16,8 +16,9 @@ afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
 train_on_device gets a model on the CPU and the test device: judged as a procedure (aspect
 `procedure`: per-epoch losses and the model's final parameters against the reference's own run), the
 losses as Python floats, probe `graphs_kept`, the caller's model afterwards, and `device_mix` for a
-batch or labels left on the default device. A model with a stale .grad and one handed in in
-evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
+batch or labels left on the default device. The first case has three equal batches (a running
+total of loss tensors shows there, before the short last batch of the second); a model with a
+stale .grad and one handed in in evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
 
 move_training gets a model on the CPU trained two steps by its optimizer (SGD with momentum, Adam),
 so that the optimizer holds state, a device (the test device) and a dtype, float64 in most cases: a
@@ -200,7 +201,7 @@ KATA = Kata("k42_devices_training", [
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "meta", "cuda"),
         probes=(GRAPH_DURING_EVALUATION,)),
     Function("train_on_device", [
-        Case(model(linear, device=CPU), loader(8, 4), 0.5, 1, DEVICE),
+        Case(model(linear, device=CPU), loader(12, 4), 0.5, 1, DEVICE),   # three equal batches
         Case(model(mlp, device=CPU), loader(10, 4), 0.3, 2, DEVICE, label="short_last_batch"),
         Case(tracked(stale_grads(module(linear, device=CPU))), loader(6, 3), 0.5, 1, DEVICE, label="stale_grads"),
         Case(model(dropout_net, device=CPU, train=False), loader(11, 4), 0.3, 2, DEVICE, label="came_in_eval_mode"),
