@@ -49,3 +49,18 @@ def move_training(model: nn.Module, optimizer: torch.optim.Optimizer, device: to
     the optimizer's state loaded again: load_state_dict casts it to each parameter's device and dtype."""
     model.to(device=device, dtype=dtype)
     optimizer.load_state_dict(optimizer.state_dict())
+
+
+def confusion_matrix(model: nn.Module, loader: DataLoader, classes: int) -> torch.Tensor:
+    """Counts kept on the model's device, batch after batch (labels moved there too), copied to the
+    CPU once at the end; evaluation mode under no_grad, the caller's mode restored."""
+    device = next(iter(model.parameters())).device
+    came_in_training = model.training
+    model.eval()
+    counts = torch.zeros(classes * classes, dtype=torch.int64, device=device)
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = model(x.to(device)).argmax(dim=1)
+            counts += torch.bincount(labels.to(device) * classes + predicted, minlength=classes * classes)
+    model.train(came_in_training)
+    return counts.reshape(classes, classes).cpu()

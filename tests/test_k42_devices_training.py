@@ -20,6 +20,13 @@ batch or labels left on the default device. The first case has three equal batch
 total of loss tensors shows there, before the short last batch of the second); a model with a
 stale .grad and one handed in in evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
 
+confusion_matrix gets the same models and loaders as predict_classes and a number of classes (in
+the cases labelled `absent_class`, more than the model predicts and the labels hold): the counts
+(values, int64, shape, and on a GPU that they are on the CPU), the caller's model afterwards and
+probe `graph_during_evaluation`; `device_mix` for a count made on the default device that meets
+the model's predictions, or labels left there. It is not run on meta: the counts, read on the CPU,
+have no values there.
+
 move_training gets a model on the CPU trained two steps by its optimizer (SGD with momentum, Adam),
 so that the optimizer holds state, a device (the test device) and a dtype, float64 in most cases: a
 dtype change shows on the CPU what a device change shows on a GPU, since model.to leaves the
@@ -210,12 +217,19 @@ KATA = Kata("k42_devices_training", [
     ], aspects=BASIC + ("caller", "procedure", "device_mix"), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6,
         timeout=20, probes=(GRAPHS_KEPT,)),
     Function("move_training", [
-        Case(trained(linear, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64, label="adam_state"),
+        Case(trained(linear, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64),
         Case(trained(mlp, SGD, lr=0.1, momentum=0.9), its_optimizer(), DEVICE, torch.float64),
-        Case(trained(bn_mlp, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64, label="adam_state"),
+        Case(trained(bn_mlp, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64),
         Case(trained(mlp, Adam, lr=0.02), its_optimizer(), DEVICE, torch.float32),
         Case(trained(bn_mlp, SGD, lr=0.1, momentum=0.5), its_optimizer(), DEVICE, torch.float64, hidden=True),
     ], aspects=BASIC + ("caller",), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6, timeout=20,
         probes=(Probe("optimizer_holds_model", optimizer_holds_model), Probe("optimizer_state", optimizer_state),
                 Probe("training_goes_on", training_goes_on))),
+    Function("confusion_matrix", [
+        Case(model(linear), loader(10, 4, shuffle=False), CLASSES),
+        Case(model(mlp, train=True), loader(9, 3, shuffle=False), CLASSES),
+        Case(model(linear), loader(8, 3, shuffle=False), CLASSES + 2, label="absent_class"),
+        Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), CLASSES, label="dropout"),
+        Case(model(mlp), loader(12, 5, shuffle=False), CLASSES + 1, label="absent_class", hidden=True),
+    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"), probes=(GRAPH_DURING_EVALUATION,)),
 ])

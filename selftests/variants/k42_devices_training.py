@@ -230,3 +230,81 @@ def loads_a_deep_copy_of_the_state(model, optimizer, device, dtype):
     saved = copy.deepcopy(optimizer.state_dict())
     model.to(device=device, dtype=dtype)
     optimizer.load_state_dict(saved)
+
+
+# --- confusion_matrix -------------------------------------------------------------------------
+
+
+def _count(model, loader, classes, counts, move_labels, move_predicted=lambda p: p):
+    device = next(model.parameters()).device
+    came_in_training = model.training
+    model.eval()
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = move_predicted(model(x.to(device)).argmax(dim=1))
+            counts += torch.bincount(move_labels(labels, device) * classes + predicted, minlength=classes * classes)
+    model.train(came_in_training)
+    return counts.reshape(classes, classes).cpu()
+
+
+@wrong("confusion_matrix", "torch.zeros", "CPU")
+def counts_into_a_tensor_on_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes * classes, dtype=torch.int64)
+    return _count(model, loader, classes, counts, lambda labels, device: labels.to(device))
+
+
+@wrong("confusion_matrix", "labels", "predictions")
+def leaves_the_labels_on_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes * classes, dtype=torch.int64, device=next(model.parameters()).device)
+    return _count(model, loader, classes, counts, lambda labels, device: labels)
+
+
+@wrong("confusion_matrix", "class that no sample has")
+def counts_without_minlength(model, loader, classes):
+    device = next(model.parameters()).device
+    came_in_training = model.training
+    model.eval()
+    pairs = []
+    with torch.no_grad():
+        for x, labels in loader:
+            pairs.append(labels.to(device) * classes + model(x.to(device)).argmax(dim=1))
+    model.train(came_in_training)
+    return torch.bincount(torch.cat(pairs)).reshape(classes, classes).cpu()   # as long as the largest pair
+
+
+@wrong("confusion_matrix", "dropout", "training mode")
+def counts_in_training_mode(model, loader, classes):
+    device = next(model.parameters()).device
+    counts = torch.zeros(classes, classes, dtype=torch.int64, device=device)
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = model(x.to(device)).argmax(dim=1)
+            counts.index_put_((labels.to(device), predicted), torch.ones_like(predicted), accumulate=True)
+    return counts.cpu()
+
+
+@right("confusion_matrix")
+def brings_each_batch_s_predictions_to_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes, classes, dtype=torch.long)
+    was_training = model.training
+    model.eval()
+    with torch.inference_mode():
+        for x, labels in loader:
+            predicted = model(x.to(next(model.parameters()).device)).argmax(1).cpu()
+            counts.index_put_((labels, predicted), torch.ones_like(labels), accumulate=True)
+    model.train(was_training)
+    return counts
+
+
+@right("confusion_matrix")
+def counts_in_python(model, loader, classes):
+    table = [[0] * classes for _ in range(classes)]
+    mode = model.training
+    model.train(False)
+    with torch.no_grad():
+        for x, labels in loader:
+            scores = model(x.to(next(model.parameters())))
+            for label, guess in zip(labels.tolist(), scores.argmax(dim=1).tolist()):
+                table[label][guess] += 1
+    model.train(mode)
+    return torch.tensor(table, dtype=torch.int64)
