@@ -9,15 +9,16 @@ from torch.utils.data import DataLoader
 
 def predict_classes(model: nn.Module, loader: DataLoader) -> torch.Tensor:
     """Each batch moved to the model's device, the predicted classes in evaluation mode under
-    no_grad, the caller's mode restored."""
+    no_grad, every submodule's mode restored."""
     device = next(iter(model.parameters())).device   # where the model is, whatever the program chose
-    came_in_training = model.training
+    modes = {module: module.training for module in model.modules()}   # a frozen layer keeps its own
     model.eval()
     predictions = []
     with torch.no_grad():
         for x, _labels in loader:
             predictions.append(model(x.to(device)).argmax(dim=1))
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return torch.cat(predictions)
 
 
@@ -53,14 +54,15 @@ def move_training(model: nn.Module, optimizer: torch.optim.Optimizer, device: to
 
 def confusion_matrix(model: nn.Module, loader: DataLoader, classes: int) -> torch.Tensor:
     """Counts kept on the model's device, batch after batch (labels moved there too), copied to the
-    CPU once at the end; evaluation mode under no_grad, the caller's mode restored."""
+    CPU once at the end; evaluation mode under no_grad, every submodule's mode restored."""
     device = next(iter(model.parameters())).device
-    came_in_training = model.training
+    modes = {module: module.training for module in model.modules()}
     model.eval()
     counts = torch.zeros(classes * classes, dtype=torch.int64, device=device)
     with torch.no_grad():
         for x, labels in loader:
             predicted = model(x.to(device)).argmax(dim=1)
             counts += torch.bincount(labels.to(device) * classes + predicted, minlength=classes * classes)
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return counts.reshape(classes, classes).cpu()

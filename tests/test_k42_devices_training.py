@@ -9,7 +9,8 @@ the default device meet the model's parameters. The labels are int64, the argmax
 teacher's scores with some noise.
 
 predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one with this
-module's dropout, its mask keyed by the input batch as in k41) and in evaluation mode: the
+module's dropout, its mask keyed by the input batch as in k41), in evaluation mode, and (label
+`mixed_modes`) in training mode with its batch norm frozen in evaluation mode, as in k19: the
 predictions (their values on the CPU, their dtype, shape and device everywhere), the caller's model
 afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
 
@@ -133,6 +134,14 @@ def dropout_net():
     return DropoutNet()
 
 
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(FEATURES, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, CLASSES))
+    net.train()
+    net[1].eval()
+    return net
+
+
 def model(factory, **options):
     return tracked(module(factory, **options))
 
@@ -204,6 +213,7 @@ KATA = Kata("k42_devices_training", [
         Case(model(mlp, train=True), loader(9, 3, shuffle=False)),
         Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), label="dropout"),
         Case(model(dropout_net, train=False), loader(7, 5, shuffle=False), label="came_in_eval_mode"),
+        Case(model(frozen_bn_net), loader(8, 4, shuffle=False), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5, shuffle=False), label="dropout", hidden=True),
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "meta", "cuda"),
         probes=(GRAPH_DURING_EVALUATION,)),
@@ -230,6 +240,7 @@ KATA = Kata("k42_devices_training", [
         Case(model(mlp, train=True), loader(9, 3, shuffle=False), CLASSES),
         Case(model(linear), loader(8, 3, shuffle=False), CLASSES + 2, label="absent_class"),
         Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), CLASSES, label="dropout"),
+        Case(model(frozen_bn_net), loader(9, 4, shuffle=False), CLASSES, label="mixed_modes"),
         Case(model(mlp), loader(12, 5, shuffle=False), CLASSES + 1, label="absent_class", hidden=True),
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"), probes=(GRAPH_DURING_EVALUATION,)),
 ])
