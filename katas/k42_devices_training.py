@@ -4,8 +4,8 @@ Replace each `raise NotImplementedError(...)` with your code, then check it with
 `python grade.py k42` (score) or `pytest tests/test_k42_devices_training.py` (details).
 把每个 `raise NotImplementedError(...)` 换成你的代码，然后用 `python grade.py k42`
 （查看得分）或 `pytest tests/test_k42_devices_training.py`（查看详情）检查。
-Lesson notes (lesson 3, modules, data and the training loop): §8.1, §8.2, §8.3 in docs/lesson3.md.
-讲义（第 3 课：模块、数据与训练循环）：docs/lesson3.zh.md 的 §8.1、§8.2、§8.3。
+Lesson notes (lesson 3, modules, data and the training loop): §8.1, §8.2, §8.3, §8.4 in docs/lesson3.md.
+讲义（第 3 课：模块、数据与训练循环）：docs/lesson3.zh.md 的 §8.1、§8.2、§8.3、§8.4。
 """
 
 import torch
@@ -18,7 +18,8 @@ def predict_classes(model: nn.Module, loader: DataLoader) -> torch.Tensor:
     loader's order, as one int64 tensor of shape (N,) on the model's device. The loader's batches are
     (x, labels) made on the CPU, while `model` may be on any device (a GPU, say): the model stays
     where it is, and the batches go to it. Predict in evaluation mode without building a graph, and
-    leave the model in the mode it came in.
+    leave every submodule of the model in the mode it came in (a layer frozen in evaluation mode
+    stays so).
 
     Pitfall: the model's first layer refuses a batch on another device ("Expected all tensors to be
     on the same device"); a tensor's .to(device) returns a moved copy and leaves the tensor where it
@@ -31,7 +32,8 @@ def predict_classes(model: nn.Module, loader: DataLoader) -> torch.Tensor:
 
     返回 `loader` 中每个样本的预测类别（最大 logit 的下标），按 loader 的顺序排成一个形状为 (N,)、在模型所在设备上
     的 int64 张量。loader 的批次是在 CPU 上生成的 (x, labels)，而 `model` 可能在任何设备上（比如 GPU）：模型
-    留在原处，让批次去找它。要在评估模式下、不建计算图地预测，并让模型回到它传进来时的模式。
+    留在原处，让批次去找它。要在评估模式下、不建计算图地预测，并让模型的每个子模块回到它传进来时的模式（冻结在评估
+    模式的层仍留在评估模式）。
     陷阱：模型的第一层不接受另一个设备上的批次（"Expected all tensors to be on the same device"）；张量的
     .to(device) 返回移动后的副本，原张量留在原处，所以单独一句 x.to(device) 什么也没改变；而在整个程序里只选
     一次的设备（torch.device("cuda" if torch.cuda.is_available() else "cpu")）不一定就是这个模型所在的设备。
@@ -105,3 +107,34 @@ def move_training(model: nn.Module, optimizer: torch.optim.Optimizer, device: to
     讲义（docs/lesson3.zh.md）：§8.3
     """
     raise NotImplementedError("move_training: not implemented yet / 尚未实现")
+
+
+def confusion_matrix(model: nn.Module, loader: DataLoader, classes: int) -> torch.Tensor:
+    """Return the confusion matrix of `model` over every sample of `loader`, whose batches are
+    (x, labels) made on the CPU: an int64 tensor of shape (classes, classes) ON THE CPU, whose entry
+    [i, j] counts the samples of label i predicted as class j (the index of the largest logit),
+    every class counted even where no sample has it. `model` may be on any device (a GPU, say) and
+    stays there; count in evaluation mode without building a graph, and leave every submodule of the
+    model in the mode it came in (a layer frozen in evaluation mode stays so).
+
+    Pitfall: a running count made with torch.zeros(...) is on the CPU, and adding a batch's counts
+    computed on the GPU to it raises; so does combining the labels (on the CPU) with the predictions
+    (on the GPU). A metric is read on the CPU, but the tensors of one operation must all be on one
+    device. A class that no sample has still has its row and column.
+    Example: confusion_matrix(model_on_gpu, DataLoader(dataset, batch_size=4), 3)
+             -> tensor([[2, 1, 0], [0, 3, 0], [1, 0, 2]]) (on the CPU)
+    Lesson (docs/lesson3.md): §8.4
+
+    返回 `model` 在 `loader` 所有样本上的混淆矩阵，`loader` 的批次是在 CPU 上生成的 (x, labels)：一个形状为
+    (classes, classes)、放在 CPU 上的 int64 张量，其中 [i, j] 这一项统计标签为 i、被预测为类别 j（最大 logit 的
+    下标）的样本个数；即使没有任何样本属于某个类别，这个类别也要计入。`model` 可能在任何设备上（比如 GPU），并且
+    留在那里；要在评估模式下、不建计算图地计数，并让模型的每个子模块回到它传进来时的模式（冻结在评估模式的层
+    仍留在评估模式）。
+    陷阱：用 torch.zeros(...) 做出的累计计数在 CPU 上，把在 GPU 上算出的批次计数加到它上面会报错；把（CPU 上的）
+    标签和（GPU 上的）预测放在一起运算也会报错。指标是在 CPU 上读取的，但同一个运算的所有张量必须在同一个设备上。
+    没有任何样本的类别仍然有它自己的一行和一列。
+    示例：confusion_matrix(model_on_gpu, DataLoader(dataset, batch_size=4), 3)
+          -> tensor([[2, 1, 0], [0, 3, 0], [1, 0, 2]])（在 CPU 上）
+    讲义（docs/lesson3.zh.md）：§8.4
+    """
+    raise NotImplementedError("confusion_matrix: not implemented yet / 尚未实现")

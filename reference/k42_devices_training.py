@@ -9,15 +9,16 @@ from torch.utils.data import DataLoader
 
 def predict_classes(model: nn.Module, loader: DataLoader) -> torch.Tensor:
     """Each batch moved to the model's device, the predicted classes in evaluation mode under
-    no_grad, the caller's mode restored."""
+    no_grad, every submodule's mode restored."""
     device = next(iter(model.parameters())).device   # where the model is, whatever the program chose
-    came_in_training = model.training
+    modes = {module: module.training for module in model.modules()}   # a frozen layer keeps its own
     model.eval()
     predictions = []
     with torch.no_grad():
         for x, _labels in loader:
             predictions.append(model(x.to(device)).argmax(dim=1))
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return torch.cat(predictions)
 
 
@@ -49,3 +50,19 @@ def move_training(model: nn.Module, optimizer: torch.optim.Optimizer, device: to
     the optimizer's state loaded again: load_state_dict casts it to each parameter's device and dtype."""
     model.to(device=device, dtype=dtype)
     optimizer.load_state_dict(optimizer.state_dict())
+
+
+def confusion_matrix(model: nn.Module, loader: DataLoader, classes: int) -> torch.Tensor:
+    """Counts kept on the model's device, batch after batch (labels moved there too), copied to the
+    CPU once at the end; evaluation mode under no_grad, every submodule's mode restored."""
+    device = next(iter(model.parameters())).device
+    modes = {module: module.training for module in model.modules()}
+    model.eval()
+    counts = torch.zeros(classes * classes, dtype=torch.int64, device=device)
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = model(x.to(device)).argmax(dim=1)
+            counts += torch.bincount(labels.to(device) * classes + predicted, minlength=classes * classes)
+    for module, mode in modes.items():
+        module.training = mode
+    return counts.reshape(classes, classes).cpu()

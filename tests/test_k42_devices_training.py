@@ -9,15 +9,24 @@ the default device meet the model's parameters. The labels are int64, the argmax
 teacher's scores with some noise.
 
 predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one with this
-module's dropout, its mask keyed by the input batch as in k41) and in evaluation mode: the
+module's dropout, its mask keyed by the input batch as in k41), in evaluation mode, and (label
+`mixed_modes`) in training mode with its batch norm frozen in evaluation mode, as in k19: the
 predictions (their values on the CPU, their dtype, shape and device everywhere), the caller's model
 afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
 
 train_on_device gets a model on the CPU and the test device: judged as a procedure (aspect
 `procedure`: per-epoch losses and the model's final parameters against the reference's own run), the
 losses as Python floats, probe `graphs_kept`, the caller's model afterwards, and `device_mix` for a
-batch or labels left on the default device. A model with a stale .grad and one handed in in
-evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
+batch or labels left on the default device. The first case has three equal batches (a running
+total of loss tensors shows there, before the short last batch of the second); a model with a
+stale .grad and one handed in in evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
+
+confusion_matrix gets the same models and loaders as predict_classes and a number of classes (in
+the cases labelled `absent_class`, more than the model predicts and the labels hold): the counts
+(values, int64, shape, and on a GPU that they are on the CPU), the caller's model afterwards and
+probe `graph_during_evaluation`; `device_mix` for a count made on the default device that meets
+the model's predictions, or labels left there. It is not run on meta: the counts, read on the CPU,
+have no values there.
 
 move_training gets a model on the CPU trained two steps by its optimizer (SGD with momentum, Adam),
 so that the optimizer holds state, a device (the test device) and a dtype, float64 in most cases: a
@@ -125,6 +134,14 @@ def dropout_net():
     return DropoutNet()
 
 
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(FEATURES, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, CLASSES))
+    net.train()
+    net[1].eval()
+    return net
+
+
 def model(factory, **options):
     return tracked(module(factory, **options))
 
@@ -196,11 +213,12 @@ KATA = Kata("k42_devices_training", [
         Case(model(mlp, train=True), loader(9, 3, shuffle=False)),
         Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), label="dropout"),
         Case(model(dropout_net, train=False), loader(7, 5, shuffle=False), label="came_in_eval_mode"),
+        Case(model(frozen_bn_net), loader(8, 4, shuffle=False), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5, shuffle=False), label="dropout", hidden=True),
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "meta", "cuda"),
         probes=(GRAPH_DURING_EVALUATION,)),
     Function("train_on_device", [
-        Case(model(linear, device=CPU), loader(8, 4), 0.5, 1, DEVICE),
+        Case(model(linear, device=CPU), loader(12, 4), 0.5, 1, DEVICE),   # three equal batches
         Case(model(mlp, device=CPU), loader(10, 4), 0.3, 2, DEVICE, label="short_last_batch"),
         Case(tracked(stale_grads(module(linear, device=CPU))), loader(6, 3), 0.5, 1, DEVICE, label="stale_grads"),
         Case(model(dropout_net, device=CPU, train=False), loader(11, 4), 0.3, 2, DEVICE, label="came_in_eval_mode"),
@@ -209,12 +227,20 @@ KATA = Kata("k42_devices_training", [
     ], aspects=BASIC + ("caller", "procedure", "device_mix"), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6,
         timeout=20, probes=(GRAPHS_KEPT,)),
     Function("move_training", [
-        Case(trained(linear, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64, label="adam_state"),
+        Case(trained(linear, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64),
         Case(trained(mlp, SGD, lr=0.1, momentum=0.9), its_optimizer(), DEVICE, torch.float64),
-        Case(trained(bn_mlp, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64, label="adam_state"),
+        Case(trained(bn_mlp, Adam, lr=0.05), its_optimizer(), DEVICE, torch.float64),
         Case(trained(mlp, Adam, lr=0.02), its_optimizer(), DEVICE, torch.float32),
         Case(trained(bn_mlp, SGD, lr=0.1, momentum=0.5), its_optimizer(), DEVICE, torch.float64, hidden=True),
     ], aspects=BASIC + ("caller",), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6, timeout=20,
         probes=(Probe("optimizer_holds_model", optimizer_holds_model), Probe("optimizer_state", optimizer_state),
                 Probe("training_goes_on", training_goes_on))),
+    Function("confusion_matrix", [
+        Case(model(linear), loader(10, 4, shuffle=False), CLASSES),
+        Case(model(mlp, train=True), loader(9, 3, shuffle=False), CLASSES),
+        Case(model(linear), loader(8, 3, shuffle=False), CLASSES + 2, label="absent_class"),
+        Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), CLASSES, label="dropout"),
+        Case(model(frozen_bn_net), loader(9, 4, shuffle=False), CLASSES, label="mixed_modes"),
+        Case(model(mlp), loader(12, 5, shuffle=False), CLASSES + 1, label="absent_class", hidden=True),
+    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"), probes=(GRAPH_DURING_EVALUATION,)),
 ])

@@ -11,12 +11,21 @@ from selftests.variants import right, wrong
 # --- predict_classes --------------------------------------------------------------------------
 
 
+def _modes(model):
+    return {module: module.training for module in model.modules()}
+
+
+def _restore(modes):
+    for module, mode in modes.items():
+        module.training = mode
+
+
 def _predict(model, loader, move):
-    came_in_training = model.training
+    modes = _modes(model)
     model.eval()
     with torch.no_grad():
         predictions = [model(move(x)).argmax(dim=1) for x, _ in loader]
-    model.train(came_in_training)
+    _restore(modes)
     return torch.cat(predictions)
 
 
@@ -56,18 +65,29 @@ def leaves_evaluation_mode_on(model, loader):
 @wrong("predict_classes", "graph")
 def predicts_under_autograd(model, loader):
     device = next(model.parameters()).device
-    came_in_training = model.training
+    modes = _modes(model)
     model.eval()
     predictions = [model(x.to(device)).argmax(dim=1) for x, _ in loader]
-    model.train(came_in_training)
+    _restore(modes)
     return torch.cat(predictions)
+
+
+@wrong("predict_classes", "MIXED", "top module's mode")
+def restores_one_mode_for_the_whole_model(model, loader):
+    device = next(model.parameters()).device
+    came_in_training = model.training
+    model.eval()
+    with torch.no_grad():
+        predictions = torch.cat([model(x.to(device)).argmax(dim=1) for x, _ in loader])
+    model.train(came_in_training)   # the frozen batch norm trains again
+    return predictions
 
 
 @right("predict_classes")
 def fills_a_tensor_made_on_the_model_s_device(model, loader):
     weight = next(model.parameters())
     predictions = torch.empty(len(loader.dataset), dtype=torch.int64, device=weight.device)
-    mode = model.training
+    flags = [(m, m.training) for m in model.modules()]
     model.train(False)
     start = 0
     with torch.inference_mode():
@@ -75,20 +95,21 @@ def fills_a_tensor_made_on_the_model_s_device(model, loader):
             scores = model(x.to(weight, non_blocking=True))
             predictions[start:start + len(x)] = scores.max(dim=1).indices
             start += len(x)
-    model.train(mode)
+    for m, flag in flags:   # parents first: each child's own flag is set after its parent's
+        m.train(flag)
     return predictions
 
 
 @right("predict_classes")
 def moves_each_batch_to_where_the_parameters_are(model, loader):
-    was_training = model.training
+    was = _modes(model)
     try:
         model.eval()
         with torch.no_grad():
             batches = [model(x.to(device=next(model.parameters()).device)) for x, _labels in loader]
         return torch.concat(batches).argmax(1)
     finally:
-        model.train(was_training)
+        _restore(was)
 
 
 # --- train_on_device --------------------------------------------------------------------------
@@ -230,3 +251,81 @@ def loads_a_deep_copy_of_the_state(model, optimizer, device, dtype):
     saved = copy.deepcopy(optimizer.state_dict())
     model.to(device=device, dtype=dtype)
     optimizer.load_state_dict(saved)
+
+
+# --- confusion_matrix -------------------------------------------------------------------------
+
+
+def _count(model, loader, classes, counts, move_labels, move_predicted=lambda p: p):
+    device = next(model.parameters()).device
+    modes = _modes(model)
+    model.eval()
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = move_predicted(model(x.to(device)).argmax(dim=1))
+            counts += torch.bincount(move_labels(labels, device) * classes + predicted, minlength=classes * classes)
+    _restore(modes)
+    return counts.reshape(classes, classes).cpu()
+
+
+@wrong("confusion_matrix", "torch.zeros", "CPU")
+def counts_into_a_tensor_on_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes * classes, dtype=torch.int64)
+    return _count(model, loader, classes, counts, lambda labels, device: labels.to(device))
+
+
+@wrong("confusion_matrix", "labels", "predictions")
+def leaves_the_labels_on_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes * classes, dtype=torch.int64, device=next(model.parameters()).device)
+    return _count(model, loader, classes, counts, lambda labels, device: labels)
+
+
+@wrong("confusion_matrix", "class that no sample has")
+def counts_without_minlength(model, loader, classes):
+    device = next(model.parameters()).device
+    modes = _modes(model)
+    model.eval()
+    pairs = []
+    with torch.no_grad():
+        for x, labels in loader:
+            pairs.append(labels.to(device) * classes + model(x.to(device)).argmax(dim=1))
+    _restore(modes)
+    return torch.bincount(torch.cat(pairs)).reshape(classes, classes).cpu()   # as long as the largest pair
+
+
+@wrong("confusion_matrix", "dropout", "training mode")
+def counts_in_training_mode(model, loader, classes):
+    device = next(model.parameters()).device
+    counts = torch.zeros(classes, classes, dtype=torch.int64, device=device)
+    with torch.no_grad():
+        for x, labels in loader:
+            predicted = model(x.to(device)).argmax(dim=1)
+            counts.index_put_((labels.to(device), predicted), torch.ones_like(predicted), accumulate=True)
+    return counts.cpu()
+
+
+@right("confusion_matrix")
+def brings_each_batch_s_predictions_to_the_cpu(model, loader, classes):
+    counts = torch.zeros(classes, classes, dtype=torch.long)
+    was = _modes(model)
+    model.eval()
+    with torch.inference_mode():
+        for x, labels in loader:
+            predicted = model(x.to(next(model.parameters()).device)).argmax(1).cpu()
+            counts.index_put_((labels, predicted), torch.ones_like(labels), accumulate=True)
+    _restore(was)
+    return counts
+
+
+@right("confusion_matrix")
+def counts_in_python(model, loader, classes):
+    table = [[0] * classes for _ in range(classes)]
+    modes = _modes(model)
+    model.train(False)
+    with torch.no_grad():
+        for x, labels in loader:
+            scores = model(x.to(next(model.parameters())))
+            for label, guess in zip(labels.tolist(), scores.argmax(dim=1).tolist()):
+                table[label][guess] += 1
+    _restore(modes)
+    return torch.tensor(table, dtype=torch.int64)
