@@ -84,18 +84,23 @@ def _grades_or_imports_torch(words: list[str]) -> bool:
 SPAWNS = _Spawns()
 SPAWNS.install()
 _AUDIT = os.environ.get("KATA_E2E_AUDIT")   # a file: list the unmarked tests there instead of failing them
+_SPAWN_LOG = os.environ.get("KATA_SPAWN_LOG")   # a file: one line per process a test started (see _Spawns)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Count what each test starts, from its set-up (its fixtures) to its tear-down; with
-    ``KATA_CPU_PROFILE`` set, also what it cost (see ``_cpu_profiled``)."""
+    ``KATA_SPAWN_LOG`` set, list each of those processes there (the test, its command line), and
+    with ``KATA_CPU_PROFILE`` set, what the test cost (see ``_cpu_profiled``)."""
     SPAWNS.current = []
     try:
         with _cpu_profiled(item.nodeid):
             return (yield)
     finally:
-        SPAWNS.current = None
+        started, SPAWNS.current = SPAWNS.current, None
+        if _SPAWN_LOG and started:
+            with Path(_SPAWN_LOG).open("a", encoding="utf-8") as log:
+                log.writelines(f"{item.nodeid}\t{' '.join(command.split())}\n" for command in started)
 
 
 _CPU_PROFILE = os.environ.get("KATA_CPU_PROFILE")   # a file: one line per test, its CPU seconds

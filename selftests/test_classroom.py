@@ -187,7 +187,6 @@ def test_workflow_installs_pinned_wheels_by_name_never_the_repository_and_always
         name: f"${{{{steps.katas.outputs.{name}}}}}" for name in ("points", "max-points", "status")}
 
 
-@pytest.mark.e2e
 def test_a_release_carries_the_workflow_and_the_devcontainer_and_the_step_grades_the_answer_key(template):
     assert (template / ".github" / "workflows" / "classroom.yml").read_text() == WORKFLOW.read_text()
     assert '"--against", "answer-key"' in (ROOT / "kata_harness" / "platforms" / "classroom_step.py").read_text()
@@ -362,19 +361,21 @@ def test_deadline_prints_a_complete_result_in_time(tmp_path):
     assert "deadline" in by_name["k15_bmi.bmi_report (point 1 of 2)"]["message"]
 
 
-@pytest.mark.e2e
 def test_tampered_template_earns_nothing_in_official_formats(repo):
-    """A grading file added to the template: both official formats give 0 and name it. Graded once
-    in this process (``graded_in``) and rendered in each format; the workflow step above runs the
-    template's real grade.py."""
+    """A grading file edited in the template: both official formats give 0 and name it. Graded once
+    in this process (``graded_in``, on the warm children: the edited file is the pytest setup, not
+    a kata spec) and rendered in each format; the workflow step above runs the template's real
+    grade.py, and test_release.py names added, changed and removed files."""
     for path in (ROOT / "reference").glob("*.py"):
         shutil.copy(path, repo / "katas" / path.name)
-    (repo / "tests" / "conftest.py").write_text("# an added grading file\n")
+    with (repo / "conftest.py").open("a", encoding="utf-8") as conftest:
+        conftest.write("# edited by the student\n")
     result = graded_in(repo, "k15")
     classroom = json.loads(result.render("classroom"))
     gradescope = json.loads(result.render("gradescope"))
-    assert all(t["score"] == 0 and "tests/conftest.py" in t["message"] for t in classroom["tests"])
-    assert gradescope["score"] == 0 and "tests/conftest.py" in gradescope["output"]
+    assert result.doc["integrity"] == {"ok": False, "modified": ["conftest.py"]}
+    assert all(t["score"] == 0 and "conftest.py" in t["message"] for t in classroom["tests"])
+    assert gradescope["score"] == 0 and "conftest.py" in gradescope["output"]
 
 
 def test_workflow_commands_and_outputs_are_escaped_as_github_documents():

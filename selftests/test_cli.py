@@ -271,9 +271,8 @@ def test_release_caps_the_hints_of_the_template_and_replaces_a_non_empty_folder_
     assert set(statuses(doc).values()) == {"todo"}
 
 
-@pytest.mark.e2e
 def test_max_hint_level_needs_the_template():
-    done = run("release", "--gradescope", "x.zip", "--max-hint-level", "1")
+    done = grade_here("release", "--gradescope", "x.zip", "--max-hint-level", "1")
     assert done.returncode == 2 and "--max-hint-level" in done.stderr
 
 

@@ -3,8 +3,10 @@
 files, and beside it what grade.py prints for it in each result format: ``results.json``
 (``--format json``), ``classroom.json``, ``gradescope.json`` and ``summary.md`` (``--format
 markdown``). Each example grades the katas whose files it holds, against the answer key, with a
-2-second time limit. There is one example per outcome a learner can meet (``OUTCOMES``), and one
-that mixes them; ``tampered`` is graded in a student template whose grading files were edited.
+2-second time limit; ``stubs`` and ``solved`` hold no kata files but grade the project's own
+``katas/`` and ``reference/`` (``FROM_PROJECT``), so that they cannot drift from them. There is
+one example per outcome a learner can meet (``OUTCOMES``), and one that mixes them; ``tampered``
+is graded in a student template whose grading files were edited.
 
 After a deliberate change of the formats or the messages, rewrite them with
 ``KATA_UPDATE_GOLDEN=1 python -m pytest selftests/test_examples.py`` and review the diff.
@@ -41,13 +43,24 @@ OUTCOMES = {"solved": "solved", "not started": "stubs", "a wrong answer": "wrong
             "a hang": "hanging", "a crash": "crashes", "a syntax error": "syntax_error",
             "a missing function": "missing_function", "an edited grading file": "tampered"}
 IN_TEMPLATE = ("tampered",)   # graded in a copy of the student template, as its own grade.py grades it
+# Examples that are one of the project's folders, graded there: (that folder, the katas graded).
+FROM_PROJECT = {"stubs": ("katas", ("k01_creation", "k16_leaves")),
+                "solved": ("reference", ("k01_creation", "k16_leaves"))}
+
+
+def _solutions(example: str) -> tuple[str, list[str]]:
+    """The folder ``example``'s kata files are in (relative to the project) and its katas."""
+    if example in FROM_PROJECT:
+        folder, katas = FROM_PROJECT[example]
+        return folder, list(katas)
+    return (f"selftests/examples/{example}/katas",
+            sorted(path.stem for path in (EXAMPLES / example / "katas").glob("k*.py")))
 
 
 def _options(example: str) -> list[str]:
     """grade.py's arguments for ``example`` (but --format): its katas, its folder, the answer key."""
-    katas = sorted(path.stem for path in (EXAMPLES / example / "katas").glob("k*.py"))
-    return [*katas, "--solutions", f"selftests/examples/{example}/katas", "--against", "answer-key",
-            "--lang", "en", "--timeout", "2"]
+    folder, katas = _solutions(example)
+    return [*katas, "--solutions", folder, "--against", "answer-key", "--lang", "en", "--timeout", "2"]
 
 
 def _stable(fmt: str, output: str) -> str:
@@ -83,7 +96,7 @@ def _check_golden(example: str, produced: dict) -> None:
 
 
 @pytest.mark.parametrize("example", sorted(path.name for path in EXAMPLES.iterdir()
-                                           if (path / "katas").is_dir() and path.name not in IN_TEMPLATE))
+                                           if path.is_dir() and path.name not in IN_TEMPLATE))
 def test_each_example_grades_as_its_golden_results(example):
     _check_golden(example, _graded(example))
 
@@ -137,6 +150,7 @@ def test_there_is_an_example_for_each_outcome_and_it_shows_it():
 
 
 def test_examples_have_every_golden_file():
+    assert set(FROM_PROJECT) <= {folder.name for folder in EXAMPLES.iterdir()}
     for folder in EXAMPLES.iterdir():
-        assert (folder / "katas").is_dir(), folder
+        assert (folder / "katas").is_dir() != (folder.name in FROM_PROJECT), folder
         assert sorted(path.name for path in folder.iterdir() if path.is_file()) == sorted(FORMATS.values()), folder

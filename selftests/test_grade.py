@@ -137,11 +137,11 @@ def test_missing_function_is_reported_not_found_and_the_rest_is_graded(tmp_path)
     assert all(f["status"] == "passed" for n, f in found.items() if n != "k01_creation.filled")
 
 
-@pytest.mark.e2e
 def test_hint_levels():
-    one = run("hint", "filled")
-    three = run("hint", "k01_creation.filled", "--level", "3", "--lang", "zh")
-    past = run("hint", "filled", "--level", "9")
+    """A light command, run in this process (``grade_here``): a hint needs neither torch nor a child."""
+    one = grade_here("hint", "filled")
+    three = grade_here("hint", "k01_creation.filled", "--level", "3", "--lang", "zh")
+    past = grade_here("hint", "filled", "--level", "9")
     assert one.returncode == 0 and "1/3" in one.stdout
     assert three.returncode == 0 and "torch.full(shape, value, ___)" in three.stdout and "提示" in three.stdout
     assert past.returncode == 2 and "1-3" in past.stderr

@@ -9,14 +9,18 @@ import sys
 import pytest
 
 from kata_harness.layout import Layout
-from selftests.gradekit import ROOT, graded_in, run, student_template
+from selftests.gradekit import ROOT, graded_in, student_template
+from selftests.warm import grade_here
 
 WHITESPACE = re.compile(r"\s+")
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
-    """The student template, released once for the whole run (test_classroom.py reads the same one)."""
+    """The student template, released once for the whole run (test_classroom.py reads the same one),
+    in this process and without the release's own check, which grades in fresh processes
+    (``gradekit.student_template``): the tests that only read it or grade it here are in the fast
+    tier. A real ``grade.py release``, checked, runs in test_cli.py and test_instructor_kata.py."""
     return student_template(tmp_path_factory)
 
 
@@ -36,7 +40,6 @@ def _reference_bodies():
                 yield f"{path.stem}.{node.name}", WHITESPACE.sub("", text)
 
 
-@pytest.mark.e2e
 def test_template_has_everything_a_student_needs_and_no_reference(template):
     for name in ("grade.py", "conftest.py", "pyproject.toml", "README.md", Layout.MANIFEST,
                  "tests/answer_key.dat", "kata_harness/judging/judge.py", "curriculum/k01_creation.toml",
@@ -46,7 +49,6 @@ def test_template_has_everything_a_student_needs_and_no_reference(template):
     assert not (template / "selftests").exists()
 
 
-@pytest.mark.e2e
 def test_no_reference_function_body_anywhere_in_the_template(template):
     files = {path: WHITESPACE.sub("", path.read_text(encoding="utf-8", errors="replace"))
              for path in template.rglob("*") if path.is_file()}
@@ -55,7 +57,6 @@ def test_no_reference_function_body_anywhere_in_the_template(template):
     assert not leaks
 
 
-@pytest.mark.e2e
 def test_template_grades_against_its_answer_key(template):
     fresh = _grade(template)
     assert fresh["graded_against"] == "answer-key"
@@ -95,11 +96,12 @@ def test_changed_added_and_removed_grading_files_are_named(template, tmp_path):
 # caps the hints (both need a real release, which grades twice to check itself).
 
 
-@pytest.mark.e2e
 @pytest.mark.parametrize("target", [".", "tests/out", "reference", ".."])
 def test_release_never_writes_into_the_instructors_own_files(target):
+    """Refused before anything is written, by the release command run in this process
+    (``grade_here``): the refusal needs no grade.py of its own."""
     before = sorted(p.name for p in ROOT.iterdir())
-    refused = run("release", str(ROOT / target), "--force")
+    refused = grade_here("release", str(ROOT / target), "--force")
     assert refused.returncode == 2
     assert "Traceback" not in refused.stderr
     assert sorted(p.name for p in ROOT.iterdir()) == before

@@ -22,8 +22,8 @@ from ..aspects import BASIC, NAMES
 from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
-__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
-           "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
+__all__ = ["ALL_ASPECTS", "Adam", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
+           "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "SGD", "array", "build_value", "custom",
            "draws_randomly", "frozen", "graph_record", "input_key", "module", "rand", "randint", "randn", "short_batches",
            "stale_grads", "tensor", "tracked", "transposed"]
 
@@ -443,3 +443,19 @@ class Dropout(torch.nn.Module):
 
     def extra_repr(self):
         return f"p={self.p}"
+
+
+class SGD(torch.optim.SGD):
+    """torch.optim.SGD, shown in a case's "Called ..." line as the caller wrote it (the optimizer's
+    own repr lists every default of every group)."""
+
+    def __repr__(self):
+        group = self.param_groups[0]
+        return f"SGD(model.parameters(), lr={group['lr']}, momentum={group['momentum']})"
+
+
+class Adam(torch.optim.Adam):
+    """torch.optim.Adam, shown in a case's "Called ..." line as the caller wrote it."""
+
+    def __repr__(self):
+        return f"Adam(model.parameters(), lr={self.param_groups[0]['lr']})"
