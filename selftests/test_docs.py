@@ -1,5 +1,5 @@
-"""The documentation shows only commands that run: every ``python grade.py ...`` line of the README
-and of ``docs/`` is parsed by grade.py's own command line (``kata_harness.commands``), its
+"""The documentation shows only commands that run: every ``python grade.py ...`` line of the READMEs
+(the project's and the student template's) and of ``docs/`` is parsed by grade.py's own command line (``kata_harness.commands``), its
 subcommand and every option, and a failure names the file and the line. No grade.py process is
 started: the parser is called in this process.
 
@@ -35,7 +35,8 @@ from kata_harness.isolation.processes import RUN_AS_VARIABLE
 from kata_harness.layout import ROOT
 
 COMMAND = "python grade.py"
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# The student template's README (templates/student/) is the front door of every released template.
+PAGES = [ROOT / "README.md", ROOT / "templates" / "student" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^\s*(```|~~~)\s*([\w-]*)")
 SPAN = re.compile(r"`([^`]+)`")
 ENDS = {";", "&&", "||", "|", "&", ">", ">>", "<", ":::"}   # ::: ends GNU parallel's command
