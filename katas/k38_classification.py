@@ -19,19 +19,19 @@ def classifier_step(model: nn.Module, x: torch.Tensor, labels: torch.Tensor, lr:
     come in with a stale .grad from an earlier backward.
 
     Pitfall: nn.CrossEntropyLoss applies log-softmax itself: a softmax applied first (softmax twice)
-    squeezes the scores into [0, 1], so the loss barely moves and the gradients almost vanish; and
-    nll_loss on raw logits skips the log-softmax altogether.
-    Example: classifier_step(nn.Linear(2, 3), torch.zeros(4, 2), torch.tensor([0, 1, 2, 0]), 0.1)
-             -> 1.0986 (log 3: every class equally likely)
+    squeezes the scores into [0, 1], so the loss stays far from 0 and the gradients are several times
+    smaller; and nll_loss on raw logits skips the log-softmax altogether.
+    Example: classifier_step(net, torch.zeros(4, 2), torch.tensor([0, 1, 2, 0]), 0.1) -> 1.0986 for an
+             nn.Linear(2, 3) net whose weight and bias are zero (log 3: every class equally likely)
     Lesson (docs/lesson3.md): §4.1
 
     对 `model` 的平均交叉熵做一步普通 SGD（学习率 `lr`）：模型对 `x` 的输出是每个样本一行原始分数（logits），
     形状为 (N, C)，`labels` 是 dtype 为 int64 的类别下标 (N,)；以 Python float 返回这一步之前的损失。模型传进来时
     可能带着之前一次 backward 留下的旧 .grad。
     陷阱：nn.CrossEntropyLoss 自己会做 log-softmax：先做一次 softmax（两次 softmax）会把分数压到 [0, 1] 里，
-    于是损失几乎不动，梯度几乎消失；而对原始 logits 用 nll_loss 则完全跳过了 log-softmax。
-    示例：classifier_step(nn.Linear(2, 3), torch.zeros(4, 2), torch.tensor([0, 1, 2, 0]), 0.1)
-          -> 1.0986（log 3：每个类别的可能性都一样）
+    于是损失始终远离 0，梯度也小了好几倍；而对原始 logits 用 nll_loss 则完全跳过了 log-softmax。
+    示例：对一个权重和偏置都为零的 nn.Linear(2, 3) 模型 net，
+          classifier_step(net, torch.zeros(4, 2), torch.tensor([0, 1, 2, 0]), 0.1) -> 1.0986（log 3：每个类别的可能性都一样）
     讲义（docs/lesson3.zh.md）：§4.1
     """
     raise NotImplementedError("classifier_step: not implemented yet / 尚未实现")

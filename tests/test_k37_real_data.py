@@ -1,7 +1,8 @@
 """Checks for k37_real_data: which cases, on which devices, and which aspects matter.
 
 loss_targets gets labels as files give them: int32, int64 and float64 arrays of whole numbers, as
-(N,) rows and (N, 1) columns, for each loss; its targets are compared with the reference's (shape,
+(N,) rows and (N, 1) columns, for each loss, and a column of one label (where squeeze() gives a 0-dim
+tensor); its targets are compared with the reference's (shape,
 dtype, values).
 
 train_val_split is judged by behaviour, not by one particular permutation: the sizes and dtype of
@@ -109,6 +110,8 @@ KATA = Kata("k37_real_data", [
         Case(labels(3, classes=2, dtype=np.float64, column=True), "bce"),
         Case(labels(5, classes=10, dtype=np.int32), "mse"),
         Case(labels(4, classes=10, dtype=np.float64, column=True), "mse"),
+        # A batch of one: squeeze() makes its (1, 1) column a 0-dim target instead of (1,).
+        Case(labels(1, dtype=np.int64, column=True), "cross_entropy"),
     ], aspects=("shape", "dtype", "device", "values", "inputs")),
     Function("train_val_split", [
         Case(10, 3, 0),

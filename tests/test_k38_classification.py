@@ -10,7 +10,9 @@ in in training mode and in evaluation mode, and labels such that about 70% of th
 are classified right; more samples than classes (so that argmax over the wrong dimension gives another
 answer). The accuracy is compared with the reference's, the caller's model afterwards (its mode),
 and probe `graph_during_evaluation` says whether a forward pass recorded a graph (probe `grad_mode`:
-whether autograd records again after the call).
+whether autograd records again after the call); `device_mix` sees a tensor made on the default device
+(a table of hits, say) meet the model's outputs, which on a GPU raises. The results are Python floats
+(`.item()`), which the meta device cannot give, so there is no meta case.
 """
 
 import torch
@@ -92,6 +94,6 @@ KATA = Kata("k38_classification", [
         Case(model_of(tracked(module(dropout_net, train=True))), inputs(16, 4), mostly_right(), label="dropout"),
         Case(model_of(tracked(module(dropout_net, train=False))), inputs(11, 4), mostly_right(), label="came_in_eval_mode"),
         Case(model_of(tracked(module(mlp5))), inputs(14, 3), mostly_right()),
-    ], aspects=("shape", "dtype", "values", "caller"),
+    ], aspects=("shape", "dtype", "values", "caller", "device_mix"),
         probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

@@ -7,7 +7,9 @@ clearly different outputs). The results are compared with the reference's; the `
 compares the caller's model afterwards, its running statistics included (a forward pass in
 training mode updates them), and `caller` its mode; the results must hold no graph, probe
 `graph_during_evaluation` says whether a forward pass recorded one (a float result cannot show it),
-and probe `grad_mode` whether autograd records again after the call.
+and probe `grad_mode` whether autograd records again after the call. predict_one also runs on the
+meta device and with the `device_mix` aspect: a batch built on the default device (the CPU) for a
+model on another device is seen without a GPU.
 """
 
 import torch
@@ -52,5 +54,5 @@ KATA = Kata("k39_batch_norm", [
         Case(model(bn_dropout_net, train=True), randn(3)),
         Case(model(bn_net, train=True), randn(3)),
         Case(model(bn_dropout_net, train=False), randn(3), label="came_in_eval_mode"),
-    ], aspects=RESULT, devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6, probes=(GRAD_MODE,)),
+    ], aspects=RESULT + ("device_mix",), devices=("cpu", "meta", "cuda"), rtol=1e-5, atol=1e-6, probes=(GRAD_MODE,)),
 ])

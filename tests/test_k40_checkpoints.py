@@ -12,7 +12,10 @@ save_checkpoint is judged by what its buffer holds, loaded as a careful caller l
 module does not), probe `checkpoint` the model's tensors and the optimizer's state and learning
 rate in it. load_for_inference is judged by the model it returns: its weights, their device and
 its mode; one checkpoint comes from a model wrapped in nn.DataParallel (label `wrapped_model`),
-where load_state_dict(..., strict=False) loads nothing and says so only in what it returns.
+where load_state_dict(..., strict=False) loads nothing and says so only in what it returns, and one
+from a model with a child named `gate_module` (label `module_inside_a_name`), whose keys hold
+"module." in the middle: only a prefix is DataParallel's. save_checkpoint's caller keeps its
+parameters' .grad (`caller_grads`), and a model with batch norm has buffers to save.
 resume_training is judged as a procedure (aspect `procedure`) against the reference's own run,
 which equals the uninterrupted one; a model with batch norm also comes in in evaluation mode
 (label `came_in_eval_mode`: its losses differ, and aspect `caller` sees the mode).
@@ -43,6 +46,22 @@ def mlp():
 
 def bn_mlp():
     return nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 1))
+
+
+class GatedNet(nn.Module):
+    """A child whose name ends in "module": its keys hold "module." in the middle, not as a prefix."""
+
+    def __init__(self):
+        super().__init__()
+        self.gate_module = nn.Linear(3, 4)
+        self.out = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.out(torch.sigmoid(self.gate_module(x)))
+
+
+def gated():
+    return GatedNet()
 
 
 def _train(model, optimizer, gen, steps=2):
@@ -150,9 +169,10 @@ KATA = Kata("k40_checkpoints", [
     Function("save_checkpoint", [
         Case(trained(linear, SGD, lr=0.1, momentum=0.9), its_optimizer(), custom(lambda gen, device: Buffer())),
         Case(trained(mlp, Adam, lr=0.05), its_optimizer(), custom(lambda gen, device: Buffer())),
+        Case(trained(bn_mlp, Adam, lr=0.05), its_optimizer(), custom(lambda gen, device: Buffer())),
         Case(trained(bn_mlp, SGD, lr=0.1, momentum=0.5), its_optimizer(), custom(lambda gen, device: Buffer()),
              hidden=True),
-    ], aspects=BASIC + ("caller",), devices=("cpu", "cuda"), probes=(WEIGHTS_ONLY, CHECKPOINT),
+    ], aspects=BASIC + ("caller", "caller_grads"), devices=("cpu", "cuda"), probes=(WEIGHTS_ONLY, CHECKPOINT),
         rtol=1e-5, atol=1e-6, timeout=20),
     Function("load_for_inference", [
         Case(checkpoint(mlp, SGD, lr=0.1, momentum=0.9), module(mlp, device="cpu", train=True), DEVICE),
@@ -160,6 +180,10 @@ KATA = Kata("k40_checkpoints", [
         Case(checkpoint(linear, SGD, on_gpu=True, lr=0.1), module(linear, device="cpu", train=True), DEVICE),
         Case(checkpoint(mlp, SGD, wrapped=True, lr=0.1), module(mlp, device="cpu", train=True), DEVICE,
              label="wrapped_model"),
+        Case(checkpoint(gated, SGD, lr=0.1), module(gated, device="cpu", train=True), DEVICE,
+             label="module_inside_a_name"),
+        Case(checkpoint(gated, SGD, wrapped=True, lr=0.1), module(gated, device="cpu", train=True), DEVICE,
+             label="module_inside_a_name"),
         Case(checkpoint(bn_mlp, SGD, on_gpu=True, lr=0.1, momentum=0.9), module(bn_mlp, device="cpu"), DEVICE,
              hidden=True),
     ], aspects=BASIC, devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6, timeout=20),

@@ -22,7 +22,7 @@ class Instruments:
     torch_functions_off: Callable[[], Any]  # a context without __torch_function__
     backward: Callable[[Any], None]         # torch.autograd.backward as it was when the harness loaded
     poke: Callable[[Any], None]             # change every tensor and array inside an object in place
-    rng_digest: Callable[[], str]           # a fingerprint of the global torch RNG state
+    rng_digest: Callable[[], str]           # a fingerprint of the global RNG states (torch, NumPy, Python)
     call_catching: Callable[..., tuple]     # (fn, args, kwargs, learner_file) -> (result, error, printed)
     probe_call: Callable[..., Any]          # spec.Call(fn, args, kwargs, result): what a probe is given
     device_watch: Callable[..., Any]        # (the caller's values) -> a context following tensors made on the CPU

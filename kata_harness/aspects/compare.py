@@ -117,8 +117,10 @@ def compare(yours: dict, expected: dict, aspects, tolerance: Tolerance, where: d
         return Difference("subclass", "aspect.subclass", {"yours": yours.get("class")}, where)
     if {y_kind, e_kind} == {"list", "tuple"} and "container" not in aspects:
         y_kind = e_kind   # the contract accepts either sequence
-    # A tensor and an nn.Parameter are interchangeable (same kind); other classes must match.
-    if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class"):
+    # A tensor and an nn.Parameter are interchangeable (same kind); other classes must match, or be a
+    # subclass of the expected object's class.
+    if y_kind != e_kind or e_kind in ("namedtuple", "object") and yours.get("class") != expected.get("class") \
+            and not (e_kind == "object" and expected.get("class") in yours.get("bases", ())):
         return Difference("kind", "aspect.kind", {"yours": kind_of(yours), "expected": kind_of(expected)}, where)
     compare_kind = _BY_KIND.get(e_kind)
     return compare_kind(yours, expected, aspects, tolerance, where) if compare_kind else None

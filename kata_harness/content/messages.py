@@ -114,8 +114,9 @@ MESSAGES = {
     "aspect.backward": {"en": "backward() through your result: {yours}; expected: {expected}",
                         "zh": "对返回值调用 backward() 时，你的结果{yours}，参考答案的结果{expected}"},
     "aspect.rng": {
-        "en": "the global torch RNG state {yours}; expected it {expected}",
-        "zh": "调用之后，全局 torch 随机数状态{yours}，而它应当{expected}",
+        "en": "the state of the global random number generators (torch's, NumPy's, Python's) {yours}; expected it "
+              "{expected}",
+        "zh": "调用之后，全局随机数生成器（torch 的、NumPy 的、Python 的）的状态{yours}，而它应当{expected}",
     },
     "rng.changed": {"en": "changed", "zh": "被改变了"},
     "rng.unchanged": {"en": "stayed as it was", "zh": "保持不变"},

@@ -68,7 +68,8 @@ def _describe(obj, before, path, depth):
             "params": [[n, _describe(p, None, "", depth + 1)] for n, p in obj.named_parameters()],
             "buffers": [[n, _describe(b, None, "", depth + 1)] for n, b in obj.named_buffers()],
         }
-    return {"kind": "object", "class": kind.__name__}
+    # The classes it is an instance of: a subclass of the expected class (a DataLoader of one's own) is one.
+    return {"kind": "object", "class": kind.__name__, "bases": [c.__name__ for c in kind.__mro__[1:-1]]}
 
 
 def _describe_tensor(obj, before, path, depth) -> dict:

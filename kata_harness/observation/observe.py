@@ -63,8 +63,14 @@ def reset_global_state() -> None:
 
 
 def rng_digest() -> str:
-    """A fingerprint of the global torch CPU RNG state."""
-    return hashlib.sha1(bytes(TENSOR_BASE.tolist(_get_rng_state()))).hexdigest()
+    """A fingerprint of the global random number generators' states: torch's CPU generator, NumPy's
+    (np.random.seed, np.random.permutation) and Python's (random.seed, random.shuffle), each of which
+    a function that should use a generator of its own may seed or draw from instead."""
+    digest = hashlib.sha1(bytes(TENSOR_BASE.tolist(_get_rng_state())))
+    numpy_state = cast(tuple, np.random.get_state())   # (name, keys, position, ...)
+    digest.update(np.ascontiguousarray(numpy_state[1]).tobytes())
+    digest.update(repr((numpy_state[2], random.getstate())).encode())
+    return digest.hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------

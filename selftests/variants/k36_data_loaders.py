@@ -137,3 +137,33 @@ def on_a_copy_in_evaluation_mode(model, loader):
             total += ((served(x) - y) ** 2).sum().item()
             count += y.numel()
     return total / count
+
+
+class EpochLoader(DataLoader):
+    """A DataLoader of one's own (a subclass is a DataLoader)."""
+
+
+@right("training_loader")
+def a_dataloader_subclass(dataset, batch_size, seed):
+    return EpochLoader(dataset, batch_size=batch_size, shuffle=True, drop_last=True,
+                       generator=torch.Generator().manual_seed(seed))
+
+
+@wrong("training_loader", "global random number generator")
+def only_the_sampler_has_a_generator(dataset, batch_size, seed):
+    # The loader itself has no generator: each iteration draws its base seed from the global one.
+    sampler = RandomSampler(dataset, generator=torch.Generator().manual_seed(seed))
+    return DataLoader(dataset, batch_size=batch_size, sampler=sampler, drop_last=True)
+
+
+class _ReseededLoader(DataLoader):
+    def __iter__(self):
+        self.generator.manual_seed(self.seed)   # every epoch starts from the same seed
+        return super().__iter__()
+
+
+@wrong("training_loader", "same order every epoch")
+def reseeded_every_epoch(dataset, batch_size, seed):
+    loader = _ReseededLoader(dataset, batch_size=batch_size, shuffle=True, drop_last=True, generator=torch.Generator())
+    loader.seed = seed
+    return loader

@@ -139,3 +139,28 @@ def with_var_mean(train, test):
     var, mean = torch.var_mean(x, dim=0, correction=0)
     std = var.sqrt().masked_fill(var == 0, 1.0)
     return ((x - mean) / std).to(torch.float32), ((torch.from_numpy(test) - mean) / std).to(torch.float32)
+
+
+@wrong("loss_targets", "wrong shape", "(N,)")
+def squeezes_the_column(labels, loss):
+    targets = torch.as_tensor(labels)
+    if loss == "cross_entropy":
+        return targets.squeeze().long()   # a batch of one becomes a 0-dim tensor
+    return targets.reshape(-1, 1).float()
+
+
+@wrong("train_val_split", "global", "numpy")
+def seeds_numpys_global_generator(n, val_size, seed):
+    np.random.seed(seed)   # NumPy's global generator: every later np.random draw of the program changes
+    order = torch.from_numpy(np.random.permutation(n))
+    return order[val_size:], order[:val_size]
+
+
+@wrong("train_val_split", "global", "python")
+def shuffles_with_pythons_random(n, val_size, seed):
+    import random
+
+    random.seed(seed)   # Python's global generator, reseeded for everyone
+    order = list(range(n))
+    random.shuffle(order)
+    return torch.tensor(order[val_size:]), torch.tensor(order[:val_size])

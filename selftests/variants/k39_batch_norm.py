@@ -116,3 +116,15 @@ def predicts_with_autograd_off_for_good(model, sample):
     prediction = model(sample.unsqueeze(0))[0]
     model.train(came_in_training)
     return prediction
+
+
+@wrong("predict_one", "default device", "same device")
+def builds_the_batch_on_the_cpu(model, sample):
+    came_in_training = model.training
+    model.eval()
+    batch = torch.zeros(1, sample.shape[0])   # on the CPU, wherever the model is
+    batch[0] = sample
+    with torch.no_grad():
+        prediction = model(batch)[0]
+    model.train(came_in_training)
+    return prediction

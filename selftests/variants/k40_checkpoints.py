@@ -136,3 +136,31 @@ def resumes_with_a_closure(buffer, model, optimizer, x, y, steps):
         loss.backward()
         return loss
     return [optimizer.step(closure).item() for _ in range(steps)]
+
+
+@wrong("save_checkpoint", "gradients", "only reads")
+def clears_the_gradients_first(model, optimizer, buffer):
+    optimizer.zero_grad()   # "a clean checkpoint": the caller's gradients are gone
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, buffer)
+
+
+@wrong("save_checkpoint", "optimizer's state dicts")
+def saves_the_parameters_only(model, optimizer, buffer):
+    # named_parameters() leaves out the buffers (batch norm's running statistics)
+    torch.save({"model": dict(model.named_parameters()), "optimizer": optimizer.state_dict()}, buffer)
+
+
+@wrong("load_for_inference", "in the middle", "prefix")
+def strips_module_anywhere(buffer, model, device):
+    state = torch.load(buffer, map_location=device, weights_only=True)["model"]
+    model.load_state_dict({key.replace("module.", ""): value for key, value in state.items()})
+    return model.to(device).eval()
+
+
+@right("load_for_inference")
+def strips_the_prefix_only(buffer, model, device):
+    state = torch.load(buffer, map_location="cpu", weights_only=True)["model"]
+    model.load_state_dict({key.removeprefix("module."): value for key, value in state.items()})
+    model.to(device)
+    model.eval()
+    return model
