@@ -174,7 +174,8 @@ def select(selectors: Sequence[str], lang: str, project: Layout = LAYOUT) -> tup
 def _lesson_range(lesson, katas: list[KataInfo], lang: str) -> str:
     """``lesson2 (autograd): k22 to k32``: a lesson and its katas by their first and last numbers, so
     that a typo's answer is one short line however many katas there are."""
-    name = f"{lesson.name} ({lesson.pack})" if lesson.pack else lesson.name
+    pack = (f"（{lesson.pack}）" if lang == "zh" else f" ({lesson.pack})") if lesson.pack else ""
+    name = lesson.name + pack   # Chinese text takes full-width parentheses
     if not katas:
         return name
     first, last = katas[0].number, katas[-1].number

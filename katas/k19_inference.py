@@ -34,10 +34,10 @@ def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
              predict(model, x) -> the eval-mode output, requires_grad=False; model.training is True again
     Lesson (docs/lesson.md): §7 ("CUDA out of memory" row), §8.2, §8.4
 
-    在“评估模式”下计算 `model(x)`（关闭 dropout，batch-norm 使用它的运行统计量），并且不构建
+    在“评估模式”下计算 `model(x)`（关闭 dropout，批归一化使用它的运行统计量），并且不构建
     计算图：前向计算本身要在关闭自动求导的状态下进行，因此结果的 requires_grad=False
     （事后再 detach 就晚了）。调用结束后，每个子模块都必须回到调用之前的 train/eval 模式：
-    传入的模型可能处于“混合”模式（整体在训练，但其中某个 batch-norm 层被冻结在 eval 模式，
+    传入的模型可能处于“混合”模式（整体在训练，但其中某个批归一化层被冻结在评估模式，
     微调时常见），每个标志都要按原样恢复。（超出本课范围。）
     陷阱：一共三个。忘了 `model.eval()`，dropout 和按批次统计仍然生效（输出随机、且依赖批次）；
     忘了 `torch.no_grad()`，会构建浪费显存的计算图；把模型留在 eval 模式，会悄悄破坏调用者

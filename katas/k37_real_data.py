@@ -19,16 +19,16 @@ def loss_targets(labels: np.ndarray, loss: str) -> torch.Tensor:
     (N, 1)) and for "mse" (predictions (N, 1)) float32 values of shape (N, 1).
 
     Pitfall: cross-entropy refuses float targets of shape (N,) and a (N, 1) column of class indices;
-    BCE and MSE refuse int64 targets; and MSE broadcasts (N,) targets against (N, 1) predictions into
-    an (N, N) table of errors, without any error message.
+    BCE refuses int64 targets; and MSE broadcasts (N,) targets against (N, 1) predictions into an
+    (N, N) table of errors, with a warning at most, never an error.
     Example: loss_targets(np.array([[1.0], [0.0]]), "cross_entropy") -> tensor([1, 0])
     Lesson (docs/lesson3.md): §3.1
 
     把 `labels`（形状为 (N,) 或 (N, 1)，取值为整数，NumPy dtype 任意：从文件读进来时可能是 int32、int64、float64）
     变成 `loss` 在模型输出旁边接受的目标值："cross_entropy"（logits 为 (N, C)）要 dtype 为 int64、形状为 (N,) 的
     类别下标；"bce"（BCEWithLogitsLoss，logits 为 (N, 1)）和 "mse"（预测为 (N, 1)）要形状为 (N, 1) 的 float32 值。
-    陷阱：交叉熵拒绝形状为 (N,) 的浮点目标值，也拒绝 (N, 1) 的一列类别下标；BCE 和 MSE 拒绝 int64 的目标值；
-    而 MSE 会把 (N,) 的目标值和 (N, 1) 的预测广播成 (N, N) 的误差表，不给出任何报错。
+    陷阱：交叉熵拒绝形状为 (N,) 的浮点目标值，也拒绝 (N, 1) 的一列类别下标；BCE 拒绝 int64 的目标值；
+    而 MSE 会把 (N,) 的目标值和 (N, 1) 的预测广播成 (N, N) 的误差表，最多给出一个警告，从不报错。
     示例：loss_targets(np.array([[1.0], [0.0]]), "cross_entropy") -> tensor([1, 0])
     讲义（docs/lesson3.zh.md）：§3.1
     """

@@ -73,17 +73,18 @@ def resume_training(buffer: io.BytesIO, model: nn.Module, optimizer: torch.optim
     each step (before its update) as Python floats. The run equals the uninterrupted one: the same
     losses and parameters as if training had never stopped.
 
-    Pitfall: momentum and Adam keep running averages of earlier gradients in the optimizer's
-    state; an optimizer that starts afresh on resume has lost them: its first update already
-    differs, and the resumed losses leave the uninterrupted ones from the second step on.
+    Pitfall: the optimizer's state holds what earlier gradients left behind (momentum a decaying sum
+    of them, Adam running averages of them and of their squares); an optimizer that starts afresh on
+    resume has lost it: its first update already differs, and the resumed losses leave the
+    uninterrupted ones from the second step on.
     Example: resume_training(buffer, model, optimizer, x, y, 3) -> [0.41, 0.37, 0.33]
     Lesson (docs/lesson3.md): §6.3
 
     从 `buffer` 里的检查点（按 save_checkpoint 的格式写入）继续训练：把它加载进 `model` 和 `optimizer`（由调用者构建，
     优化器建在模型的参数上，设置与保存时的相同），然后在训练模式下用均方误差在 `x`、`y` 上做 `steps` 步全批量训练，
     以 Python float 返回每一步（更新之前）的损失。这样继续的训练与没有中断的训练相同：损失和参数就像训练从未停过一样。
-    陷阱：动量和 Adam 在优化器的状态里保存着以往梯度的滑动平均；继续训练时重新开始的优化器丢掉了它们，
-    它的第一次更新就已经不同，从第二步起，继续训练的损失就偏离了没有中断的训练。
+    陷阱：优化器的状态里保存着以往梯度留下的东西（动量是它们按衰减加权的和，Adam 是它们及其平方的滑动平均）；
+    继续训练时重新开始的优化器丢掉了它们，它的第一次更新就已经不同，从第二步起，继续训练的损失就偏离了没有中断的训练。
     示例：resume_training(buffer, model, optimizer, x, y, 3) -> [0.41, 0.37, 0.33]
     讲义（docs/lesson3.zh.md）：§6.3
     """

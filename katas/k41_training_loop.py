@@ -24,7 +24,8 @@ def train_classifier(model: nn.Module, loader: DataLoader, lr: float, epochs: in
     Pitfall: nn.CrossEntropyLoss wants logits (a softmax first makes it softmax twice); without
     zero_grad every step also follows the earlier gradients; a model left in evaluation mode trains
     without its dropout; the last batch is usually short, so a mean of the batch means is not the
-    mean per sample; and a sum of loss tensors (no .item()) keeps every batch's graph alive.
+    mean per sample; and a sum of loss tensors (no .item()) keeps every batch's graph nodes until the
+    epoch ends, and the epoch's total then requires grad.
     Example: train_classifier(model, DataLoader(dataset, batch_size=4), 0.1, 3)
              -> [1.12, 0.97, 0.88] (three epochs, the loss falling)
     Lesson (docs/lesson3.md): §7.1
@@ -35,7 +36,8 @@ def train_classifier(model: nn.Module, loader: DataLoader, lr: float, epochs: in
     模型传进来时可能处于评估模式、带着旧的 .grad，或者有被冻结的参数；训练结束后让它处于训练模式。
     陷阱：nn.CrossEntropyLoss 要的是 logits（先做 softmax 就成了两次 softmax）；不调用 zero_grad，每一步还会沿着
     之前的梯度走；模型停在评估模式下训练，就没有了 dropout；最后一个批次通常较短，所以批次平均值的平均并不是
-    按样本的平均；而把损失张量直接累加（不用 .item()）会让每个批次的计算图都一直活着。
+    按样本的平均；而把损失张量直接累加（不用 .item()）会让每个批次的计算图节点一直留到
+    epoch 结束，这个 epoch 的总和也就需要梯度了。
     示例：train_classifier(model, DataLoader(dataset, batch_size=4), 0.1, 3)
           -> [1.12, 0.97, 0.88]（三个 epoch，损失在下降）
     讲义（docs/lesson3.zh.md）：§7.1

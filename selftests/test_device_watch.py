@@ -27,6 +27,7 @@ def _mix(code, *caller):
     (lambda: X @ torch.zeros(2, requires_grad=True), "Tensor.matmul"),
     (lambda: X - torch.tensor([1.0, 2.0]).cpu(), "Tensor.sub"),
     (lambda: X.sum(0).cpu() + X, "Tensor.add"),        # moved to the CPU, then met x again
+    (lambda: (lambda y: (y.to(X.device), X + y))(torch.ones(4, 2))[1], "Tensor.add"),   # a bare y.to(...): y stays
 ])
 def test_a_tensor_made_on_the_default_device_meeting_the_inputs_is_a_mix(code, op):
     assert _mix(code) == op
@@ -38,6 +39,7 @@ def test_a_tensor_made_on_the_default_device_meeting_the_inputs_is_a_mix(code, o
     lambda: torch.cat([X, X.new_ones(4, 1)], dim=1),
     lambda: torch.cat([X, torch.ones(4, 1).to(X)], dim=1),
     lambda: torch.cat([X, torch.ones(4, 1).to(X.device)], dim=1),
+    lambda: (lambda y: X + y.to(X.device) + y.to(X))(torch.ones(4, 2)),   # the moved copies kept
     lambda: X + torch.tensor(1.0),                                # a 0-dim CPU tensor may meet a GPU tensor
     lambda: X[torch.arange(2)],                                   # so may a CPU index
     lambda: X.cpu() + X,                                          # the caller's x is where it is

@@ -1,5 +1,5 @@
-"""The documentation shows only commands that run: every ``python grade.py ...`` line of the README
-and of ``docs/`` is parsed by grade.py's own command line (``kata_harness.commands``), its
+"""The documentation shows only commands that run: every ``python grade.py ...`` line of the READMEs
+(the project's and the student template's) and of ``docs/`` is parsed by grade.py's own command line (``kata_harness.commands``), its
 subcommand and every option, and a failure names the file and the line. No grade.py process is
 started: the parser is called in this process.
 
@@ -12,9 +12,10 @@ or, where it is a synopsis (``python grade.py batch DIR [--out FILE] ...``), mus
 and only options that subcommand has. ``python grade.py`` outside code is an
 error too, so that no command escapes the check.
 
-Besides: the Chinese home page lists the same katas under the same lessons as the English one, and
-the README stays a front door (within 300 lines), and the site's build links each language's pages to
-the other's (mkdocs_hooks.py, where MkDocs is installed).
+Besides: the Chinese home page lists the same katas under the same lessons as the English one, the
+counts of katas and functions a page gives are the curriculum's, the README stays a front door
+(within 300 lines), and the site's build links each language's pages to the other's (mkdocs_hooks.py,
+where MkDocs is installed).
 """
 
 import contextlib
@@ -29,11 +30,13 @@ from types import SimpleNamespace as Fake
 import pytest
 
 from kata_harness import commands
+from kata_harness.content.curriculum import lessons_of, load_curriculum
 from kata_harness.isolation.processes import RUN_AS_VARIABLE
 from kata_harness.layout import ROOT
 
 COMMAND = "python grade.py"
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# The student template's README (templates/student/) is the front door of every released template.
+PAGES = [ROOT / "README.md", ROOT / "templates" / "student" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FENCE = re.compile(r"^\s*(```|~~~)\s*([\w-]*)")
 SPAN = re.compile(r"`([^`]+)`")
 ENDS = {";", "&&", "||", "|", "&", ">", ">>", "<", ":::"}   # ::: ends GNU parallel's command
@@ -227,6 +230,34 @@ def test_the_chinese_home_page_lists_the_katas_of_the_english_one():
     english, chinese = _index_rows(ROOT / "docs" / "index.md"), _index_rows(ROOT / "docs" / "index.zh.md")
     assert [heading.split(":")[0] for heading in english] == [heading.split("：")[0] for heading in chinese]
     assert list(english.values()) == list(chinese.values())
+
+
+# "tensors (21 katas, 57 functions)" / "张量（21 个练习，共 57 个函数）": a lesson's counts, as a page gives them.
+COUNTS = {"en": re.compile(r"\((\d+) katas, (\d+) functions\)"), "zh": re.compile(r"（(\d+) 个练习，共 (\d+) 个函数）")}
+
+
+def _lesson_counts() -> list[tuple[int, int]]:
+    """(katas, functions) of each lesson, in the order of curriculum/lessons.toml."""
+    katas, counts = load_curriculum(), []
+    for lesson in lessons_of(katas):
+        mine = [kata for kata in katas if kata.lesson.name == lesson.name]
+        counts.append((len(mine), sum(len(kata.functions) for kata in mine)))
+    return counts
+
+
+def test_the_counts_a_page_gives_are_the_curriculum_s():
+    """A page that counts a lesson's katas and functions counts them lesson by lesson, from the first,
+    in each language: the n-th count it gives is the n-th lesson's. A lesson still growing is better
+    left uncounted than counted wrong."""
+    lessons = _lesson_counts()
+    stated = 0
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for lang, pattern in COUNTS.items():
+            counts = [(int(katas), int(functions)) for katas, functions in pattern.findall(text)]
+            assert counts == lessons[:len(counts)], f"{page.relative_to(ROOT)} ({lang}) counts {counts}, the lessons have {lessons}"
+            stated += len(counts)
+    assert stated, "no page counts the katas"
 
 
 def test_the_readme_is_a_front_door():

@@ -106,6 +106,16 @@ def test_unknown_selector_is_one_clear_line_and_exit_status_2():
     assert sum(kata.name in lines[0] for kata in CURRICULUM) <= 1 and len(lines[0]) < 400
 
 
+def test_a_lesson_s_range_reads_as_each_language_writes_it():
+    """The typo's answer names each lesson with its pack and range: full-width punctuation in Chinese."""
+    from kata_harness.api import _lesson_range
+
+    lesson = next(lesson for lesson in lessons_of(CURRICULUM) if lesson.name == "lesson2")
+    katas = [kata for kata in CURRICULUM if kata.lesson == lesson]
+    assert _lesson_range(lesson, katas, "en") == "lesson2 (autograd): k22 to k32"
+    assert _lesson_range(lesson, katas, "zh") == "lesson2（autograd）：k22 到 k32"
+
+
 def test_syntax_error_costs_only_its_kata(tmp_path):
     """k01 broken, graded with the kata after it and the last one, which still pass: that needs no
     grading of every kata (test_reference_scores_full_marks grades them all)."""

@@ -26,7 +26,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.judging import answer_key, hidden
 from kata_harness.judging.expectations import Recorded
-from kata_harness.judging.judge import verdict_for
+from kata_harness.judging.verdicts import verdict_for
 from kata_harness.layout import Layout
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices
 from kata_harness.spec import Case, Function, array, randn, tensor, transposed

@@ -511,11 +511,6 @@ def fix_before_hint_one(info: FunctionInfo) -> list[str]:
     return found
 
 
-# Katas whose texts were written before this rule and still name an API before hint 1; each must still
-# do so (a kata that is fixed leaves the list), and no other kata may.
-NOT_YET_IN_ORDER = {
-    "k19_inference",
-}
 
 
 def test_api_names_are_read_off_code_not_prose():
@@ -540,11 +535,5 @@ def test_a_failure_that_names_the_fix_before_hint_one_is_caught():
 def test_a_first_failure_names_no_api_that_its_hint_one_does_not():
     """Every kata of every lesson: the failure says what went wrong and why; the first API of the fix
     comes with hint 1 at the earliest (hint 2 names the API, hint 3 gives the code)."""
-    by_kata: dict = {}
-    for info in INFO.values():
-        by_kata.setdefault(info.kata, []).extend(fix_before_hint_one(info))
-    leaks = [leak for kata, found in by_kata.items() if kata not in NOT_YET_IN_ORDER for leak in found]
+    leaks = [leak for info in INFO.values() for leak in fix_before_hint_one(info)]
     assert not leaks, "\n".join(leaks)
-    fixed = sorted(kata for kata in NOT_YET_IN_ORDER if kata in by_kata and not by_kata[kata])
-    assert not fixed, f"now in order, take them off NOT_YET_IN_ORDER: {fixed}"
-    assert {info.kata for info in INFO.values() if info.lesson.name == "lesson2"}.isdisjoint(NOT_YET_IN_ORDER)

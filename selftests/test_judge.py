@@ -17,7 +17,7 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel
 from kata_harness.isolation.protocol import LINE_LIMIT, NESTING_LIMIT
-from kata_harness.judging import answer_key, judge
+from kata_harness.judging import answer_key, judge, verdicts
 from kata_harness.judging.expectations import Recorded
 from kata_harness.judging.verdicts import Status
 from selftests.fakes import (
@@ -464,7 +464,7 @@ def test_a_serial_job_reads_only_its_own_events(clock, monkeypatch):
 def _verdict(function: str, observations, usable=None, record=None):
     """``verdict_for`` against the key's record of ``function`` (or ``record``), as the judge calls it."""
     record = record or next(iter(Recorded(KEY).collect([FUNCTIONS[function]], float("inf"))))[1]
-    return judge.verdict_for(record, observations, usable)
+    return verdicts.verdict_for(record, observations, usable)
 
 
 INCOMPLETE = {
@@ -485,7 +485,7 @@ def test_incomplete_observations_never_pass(case):
     """``incomplete`` names the gap; the verdict is a protocol error, or a failure where the
     comparison itself already finds the gap a difference."""
     function, change, what = INCOMPLETE[case]
-    assert what in judge.incomplete(_with(function, change), KEY[function]["observations"])
+    assert what in verdicts.incomplete(_with(function, change), KEY[function]["observations"])
     verdict = _verdict(function, _with(function, change))
     assert verdict.status in (Status.ERROR, Status.FAILED)
     if verdict.status == Status.ERROR:
@@ -494,19 +494,19 @@ def test_incomplete_observations_never_pass(case):
 
 def test_complete_observations_are_complete():
     for name in K01 + K03 + ["k11_broadcasting.mse"]:
-        assert judge.incomplete(copy.deepcopy(KEY[name]["observations"]), KEY[name]["observations"]) is None
+        assert verdicts.incomplete(copy.deepcopy(KEY[name]["observations"]), KEY[name]["observations"]) is None
         assert _verdict(name, copy.deepcopy(KEY[name]["observations"])).status == Status.PASSED
 
 
 def test_nothing_is_asked_where_the_expected_record_has_nothing():
     """A meta tensor has no values: a learner's None there is complete; a dict's items pair by key."""
     expected = {"cpu": [{"result": {"kind": "tensor", "values": None}}]}
-    assert judge.incomplete({"cpu": [{"result": {"kind": "tensor", "values": None}}]}, expected) is None
+    assert verdicts.incomplete({"cpu": [{"result": {"kind": "tensor", "values": None}}]}, expected) is None
     keyed = {"cpu": [{"result": {"kind": "dict", "keys": ["a", "b"], "items": [{"value": 1}, {"value": 2}]}}]}
     swapped = {"cpu": [{"result": {"kind": "dict", "keys": ["b", "a"], "items": [{"value": 2}, {"value": 1}]}}]}
-    assert judge.incomplete(swapped, keyed) is None
+    assert verdicts.incomplete(swapped, keyed) is None
     gap = {"cpu": [{"result": {"kind": "dict", "keys": ["b", "a"], "items": [{"value": 2}, {}]}}]}
-    assert judge.incomplete(gap, keyed) == "an incomplete observation (cpu[0].result.items[0].value)"   # a's
+    assert verdicts.incomplete(gap, keyed) == "an incomplete observation (cpu[0].result.items[0].value)"   # a's
 
 
 def _with_cuda(function: str) -> dict:

@@ -97,11 +97,12 @@ def largest_batch(call):
 
 
 def graph_during_forward(call):
-    """Whether any forward call ran with autograd recording (a graph built, even if detached later)."""
+    """Whether any forward call ran with autograd recording (a graph built, even if detached later):
+    True or False, which read the same in every language."""
     modes = _RECORDS[call.args[0]].grad_modes
     if not modes:
         return NOTHING_SEEN
-    return "recording" if any(modes) else "not recording"
+    return any(modes)
 
 
 INFERENCE = BASIC + ("requires_grad", "history")

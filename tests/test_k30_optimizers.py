@@ -4,9 +4,9 @@ The training functions are judged by the losses they return and by the model's p
 the call (the `inputs` aspect: compared with the reference run on an identical fresh copy of the
 same seeded model). train_steps is handed an optimizer built over the model of its own case (the
 model recipe keeps the model it built for the optimizer recipe that follows it); the optimizers
-are subclasses with a short repr only, so that the "Called ..." line reads well. Momentum and
-Adam keep state from step to step, so an optimizer made anew, or a step taken on cleared
-gradients, gives other losses.
+are spec.SGD and spec.Adam, torch's own with a short repr, so that the "Called ..." line reads
+well. Momentum and Adam keep state from step to step, so an optimizer made anew, or a step taken
+on cleared gradients, gives other losses.
 
 train_steps and adam_fit are judged as procedures (aspect `procedure`): their losses and the
 model's final parameters against the reference's own run, a wrong number of steps or losses
@@ -18,22 +18,9 @@ The training functions allow 20 s: the first use of torch.optim in a process imp
 torch._dynamo (about 1.5 s here, several seconds on a slow machine).
 """
 
-import torch
 from torch import nn
 
-from kata_harness.spec import BASIC, Case, Function, Kata, Recipe, custom, frozen, module, randn, stale_grads
-
-
-class SGD(torch.optim.SGD):
-    def __repr__(self):
-        group = self.param_groups[0]
-        return f"SGD(model.parameters(), lr={group['lr']}, momentum={group['momentum']})"
-
-
-class Adam(torch.optim.Adam):
-    def __repr__(self):
-        return f"Adam(model.parameters(), lr={self.param_groups[0]['lr']})"
-
+from kata_harness.spec import BASIC, SGD, Adam, Case, Function, Kata, Recipe, custom, frozen, module, randn, stale_grads
 
 _BUILT = [None]   # the model the case built last, for the optimizer recipe after it
 

@@ -4,7 +4,9 @@ layer_outputs gets models on which the caller registered hooks of its own (a for
 rescales the model's input, a forward hook that rescales a child's output): calling forward
 directly, or each child by hand, skips them and changes every output. The outputs must hold no
 graph, and probe `hooks_left` counts the hooks on the model afterwards (the caller's own included):
-one left behind by the code under test keeps capturing on every later call.
+one left behind by the code under test keeps capturing on every later call. The caller's model
+is left as it came (`caller`: its mode, its parameters and their flags), and autograd records again
+after the call (probe `grad_mode`).
 
 scaler_module is judged by the module it returns: how many parameters and buffers it registers
 (compared before any value: nn.Parameter statistics are parameters, plain tensor attributes are
@@ -13,14 +15,14 @@ fixed input, probe `saved` the number of entries its state_dict() holds.
 
 deployed_copy gets a model in training mode, with dropout and batch norm (so that the mode
 matters) on the CPU, and is checked on cpu, meta and a GPU: the copy's parameters, buffers, device
-and mode, and (the `inputs` aspect) the caller's model after the call, which must not have moved,
-changed mode or changed values.
+and mode, and (the `inputs` and `caller` aspects) the caller's model after the call, which must not have
+moved, changed mode, changed values or had its parameters frozen.
 """
 
 import torch
 from torch import nn
 
-from kata_harness.spec import BASIC, DEVICE, Case, Function, Kata, Probe, module, rand, randn
+from kata_harness.spec import BASIC, DEVICE, GRAD_MODE, Case, Function, Kata, Probe, module, rand, randn
 
 DEVICES = ("cpu", "meta", "cuda")
 
@@ -83,8 +85,8 @@ KATA = Kata("k34_module_calls", [
         Case(module(plain_net), randn(2, 3)),
         Case(module(child_hooked_net), randn(3, 2)),
         Case(module(hooked_net), randn(1, 3), calls=2),
-    ], aspects=BASIC + ("requires_grad", "history"), devices=("cpu", "cuda"),
-        probes=(Probe("hooks_left", hooks_left),)),
+    ], aspects=BASIC + ("requires_grad", "history", "caller"), devices=("cpu", "cuda"),
+        probes=(Probe("hooks_left", hooks_left), GRAD_MODE)),
     Function("scaler_module", [
         Case(randn(3), rand(3, low=0.5, high=2.0)),
         Case(randn(1, 2, dtype=torch.float64), rand(1, 2, low=0.5, high=2.0, dtype=torch.float64)),
@@ -94,5 +96,5 @@ KATA = Kata("k34_module_calls", [
         Case(module(train_net, device="cpu", train=True), DEVICE),
         Case(module(small_train_net, device="cpu", train=True), DEVICE),
         Case(module(train_net, device="cpu", train=True), DEVICE, hidden=True),
-    ], devices=DEVICES),
+    ], aspects=BASIC + ("caller",), devices=DEVICES),
 ])

@@ -12,14 +12,14 @@ evaluate_mse gets DataLoaders whose last batch is short, and models with dropout
 own, drawn with torch.rand as in k31, so that a pass in training mode is seen) that come in in
 training mode and in evaluation mode: the error is compared with the reference's, the caller's
 model afterwards (`caller`: its mode), and probe `graph_during_evaluation` says whether a forward
-pass recorded a graph.
+pass recorded a graph, probe `grad_mode` whether autograd records again after the call.
 """
 
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset
 
-from kata_harness.spec import GRAPH_DURING_EVALUATION, Case, Dropout, Function, Kata, Probe, custom, module, tracked
+from kata_harness.spec import GRAD_MODE, GRAPH_DURING_EVALUATION, Case, Dropout, Function, Kata, Probe, custom, module, tracked
 
 
 class Indices(Dataset):
@@ -124,5 +124,5 @@ KATA = Kata("k36_data_loaders", [
         Case(tracked(module(dropout_net, train=False)), loader(9, 3, 4, scale=2.0), label="came_in_eval_mode"),
         Case(tracked(module(linear)), loader(5, 3, 2, scale=3.0)),
     ], aspects=("shape", "dtype", "values", "caller"), rtol=1e-5, atol=1e-6,
-        probes=(GRAPH_DURING_EVALUATION,)),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

@@ -9,7 +9,8 @@ accuracy gets models with dropout (this module's own, drawn with torch.rand as i
 in in training mode and in evaluation mode, and labels such that about 70% of the samples
 are classified right; more samples than classes (so that argmax over the wrong dimension gives another
 answer). The accuracy is compared with the reference's, the caller's model afterwards (its mode),
-and probe `graph_during_evaluation` says whether a forward pass recorded a graph.
+and probe `graph_during_evaluation` says whether a forward pass recorded a graph (probe `grad_mode`:
+whether autograd records again after the call).
 """
 
 import torch
@@ -17,6 +18,7 @@ from torch import nn
 
 from kata_harness.spec import (
     BASIC,
+    GRAD_MODE,
     GRAPH_DURING_EVALUATION,
     Case,
     Dropout,
@@ -91,5 +93,5 @@ KATA = Kata("k38_classification", [
         Case(model_of(tracked(module(dropout_net, train=False))), inputs(11, 4), mostly_right(), label="came_in_eval_mode"),
         Case(model_of(tracked(module(mlp5))), inputs(14, 3), mostly_right()),
     ], aspects=("shape", "dtype", "values", "caller"),
-        probes=(GRAPH_DURING_EVALUATION,)),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

@@ -1,33 +1,19 @@
 """Checks for k39_batch_norm: which cases, on which devices, and which aspects matter.
 
-The models have batch norm (and predict_one's dropout, this module's own, drawn with torch.rand as
-in k31) and come in in training mode, and once in evaluation mode, with running statistics of
+The models have batch norm (and predict_one's dropout, the harness's `Dropout`, drawn with torch.rand
+as in k31) and come in in training mode, and once in evaluation mode, with running statistics of
 their own (set from a few batches before the call, so that evaluation mode and training mode give
 clearly different outputs). The results are compared with the reference's; the `inputs` aspect
 compares the caller's model afterwards, its running statistics included (a forward pass in
-training mode updates them), and `caller` its mode; the results must hold no graph.
+training mode updates them), and `caller` its mode; the results must hold no graph, probe
+`graph_during_evaluation` says whether a forward pass recorded one (a float result cannot show it),
+and probe `grad_mode` whether autograd records again after the call.
 """
 
 import torch
 from torch import nn
 
-from kata_harness.spec import Case, Function, Kata, module, randn
-
-
-class Dropout(nn.Module):
-    """Dropout as nn.Dropout does it, its mask drawn with torch.rand (the same in every version)."""
-
-    def __init__(self, p: float):
-        super().__init__()
-        self.p = p
-
-    def forward(self, x):
-        if not self.training:
-            return x
-        return x * (torch.rand(x.shape, dtype=x.dtype, device=x.device) >= self.p) / (1 - self.p)
-
-    def extra_repr(self):
-        return f"p={self.p}"
+from kata_harness.spec import GRAD_MODE, GRAPH_DURING_EVALUATION, Case, Dropout, Function, Kata, module, randn, tracked
 
 
 def _warmed(net, d_in):
@@ -50,17 +36,21 @@ def small_bn_net():
     return _warmed(nn.Sequential(nn.Linear(2, 4), nn.BatchNorm1d(4), nn.Tanh(), nn.Linear(4, 1)), 2)
 
 
+def model(factory, **options):
+    return tracked(module(factory, **options))
+
+
 RESULT = ("shape", "dtype", "device", "values", "inputs", "requires_grad", "history", "caller")
 
 KATA = Kata("k39_batch_norm", [
     Function("validation_mse", [
-        Case(module(bn_net, train=True), randn(8, 3), randn(8, 1)),
-        Case(module(small_bn_net, train=True), randn(5, 2), randn(5, 1)),
-        Case(module(bn_net, train=False), randn(6, 3), randn(6, 1), label="came_in_eval_mode"),
-    ], aspects=RESULT, rtol=1e-5, atol=1e-6),
+        Case(model(bn_net, train=True), randn(8, 3), randn(8, 1)),
+        Case(model(small_bn_net, train=True), randn(5, 2), randn(5, 1)),
+        Case(model(bn_net, train=False), randn(6, 3), randn(6, 1), label="came_in_eval_mode"),
+    ], aspects=RESULT, rtol=1e-5, atol=1e-6, probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
     Function("predict_one", [
-        Case(module(bn_dropout_net, train=True), randn(3)),
-        Case(module(bn_net, train=True), randn(3)),
-        Case(module(bn_dropout_net, train=False), randn(3), label="came_in_eval_mode"),
-    ], aspects=RESULT, devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6),
+        Case(model(bn_dropout_net, train=True), randn(3)),
+        Case(model(bn_net, train=True), randn(3)),
+        Case(model(bn_dropout_net, train=False), randn(3), label="came_in_eval_mode"),
+    ], aspects=RESULT, devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6, probes=(GRAD_MODE,)),
 ])

@@ -25,23 +25,12 @@ import torch.nn.functional as F
 from torch import nn
 from torch.serialization import _package_registry, register_package
 
-from kata_harness.spec import BASIC, DEVICE, Case, Function, Kata, Probe, custom, module, randn
+from kata_harness.spec import BASIC, DEVICE, SGD, Adam, Case, Function, Kata, Probe, custom, module, randn
 
 
 class Buffer(io.BytesIO):
     def __repr__(self):
         return f"io.BytesIO(<{len(self.getvalue())} bytes>)"
-
-
-class SGD(torch.optim.SGD):
-    def __repr__(self):
-        group = self.param_groups[0]
-        return f"SGD(model.parameters(), lr={group['lr']}, momentum={group['momentum']})"
-
-
-class Adam(torch.optim.Adam):
-    def __repr__(self):
-        return f"Adam(model.parameters(), lr={self.param_groups[0]['lr']})"
 
 
 def linear():

@@ -21,8 +21,8 @@ from a generator seeded by the model's input batch (as in k31), so that
 the masks do not depend on how many random numbers anyone else drew.
 
 evaluate gets loaders with a short last batch and models with dropout that come in in training mode
-and in evaluation mode: (loss, accuracy) against the reference's, the caller's model afterwards, and
-probe `graph_during_evaluation`.
+and in evaluation mode: (loss, accuracy) against the reference's, the caller's model afterwards,
+probe `graph_during_evaluation` and probe `grad_mode` (autograd recording again after the call).
 """
 
 
@@ -32,6 +32,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from kata_harness.spec import (
     BASIC,
+    GRAD_MODE,
     GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     Case,
@@ -130,5 +131,5 @@ KATA = Kata("k41_training_loop", [
         Case(model(mlp), loader(7, 2)),
         Case(model(dropout_net, train=True), loader(13, 5), label="dropout", hidden=True),
     ], aspects=("shape", "dtype", "values", "container", "caller"), rtol=1e-5, atol=1e-6,
-        probes=(GRAPH_DURING_EVALUATION,)),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

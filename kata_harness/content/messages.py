@@ -516,6 +516,18 @@ MESSAGES = {
         "zh": "你的第一个损失（起点 w = 0、b = 0 处的损失就是 y ** 2 的平均值）",
     },
     # --- the third lesson's probes ------------------------------------------------------------
+    "probe.optimizer_holds_model": {
+        "en": "whether the optimizer still holds the model's own parameter objects after your call",
+        "zh": "你的调用结束后，优化器持有的是否仍是模型自己的参数对象",
+    },
+    "probe.optimizer_state": {
+        "en": "the optimizer's state for each of the model's parameters (its step count aside): values, dtype and device",
+        "zh": "优化器为模型的每个参数保存的状态（步数计数除外）：值、dtype 和设备",
+    },
+    "probe.training_goes_on": {
+        "en": "two more steps of the caller's optimizer after your call: their losses and the model's parameters",
+        "zh": "你的调用之后，调用者的优化器再走两步：这两步的损失和模型的参数",
+    },
     "probe.weights_only": {
         "en": "whether your checkpoint loads with torch.load(..., weights_only=True)",
         "zh": "你的检查点能否用 torch.load(..., weights_only=True) 加载",

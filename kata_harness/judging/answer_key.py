@@ -25,7 +25,7 @@ from ..files import digest, read_regular
 from ..isolation.sandbox import gpu_possible
 from ..layout import LAYOUT, ROOT, Layout
 from ..records import Expected
-from .judge import OPTIONAL_DEVICES
+from .verdicts import OPTIONAL_DEVICES
 
 MAGIC = b"KATA-ANSWER-KEY 1\n"
 

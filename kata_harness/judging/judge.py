@@ -1,15 +1,14 @@
-"""grade.py's parent side: run the grading children, judge what they send, survive what they do.
+"""grade.py's parent side: run the grading children, follow what they send, survive what they do.
 
-This module never imports torch or learner code. The learner child streams observations; the
-parent compares them (``report.judge``) and records one verdict per function. Each kata is a job
+This module never imports torch or learner code; it follows the protocol only. Each kata is a job
 of its own, run in a process no other job touched (``channel.Lane``). The parent trusts
 nothing the learner child sends: the job fixes the exact order of events (``importing`` its
 kata, then for each function ``start`` and ``observed`` or ``missing``, then ``done``),
 and anything else (a malformed, foreign, extra, missing or out-of-order event) costs the
-function being graded. A function passes only when its observations cover every device, every
-case and every field the expected ones have. A child that hangs past a function's time limit is
-killed (no event can extend the limit); one that dies costs the function it was running; in
-both cases a fresh child grades what is left.
+function being graded. What a function's observations are worth is ``verdicts.verdict_for``'s to
+decide (compared with the expected ones, and complete: every device, case and field they have).
+A child that hangs past a function's time limit is killed (no event can extend the limit); one
+that dies costs the function it was running; in both cases a fresh child grades what is left.
 """
 
 from __future__ import annotations
@@ -21,17 +20,15 @@ from dataclasses import dataclass, field
 from enum import Enum, auto
 from pathlib import Path
 
-from ..aspects.compare import Difference, Tolerance
 from ..content.curriculum import FunctionInfo
 from ..isolation.channel import GradingChild, Lane
 from ..isolation.protocol import Event, Kind, Mode, new_job
-from ..records import Expected, Observations, Reason
-from .verdicts import Status, Verdict, judge
+from ..records import Expected, Reason
+from .verdicts import Status, Verdict, public_cases, verdict_for
 
 ZYGOTE_RETRIES = 2         # times a kata is graded again when the zygote died under one of its jobs
 FUNCTION_TIMEOUT = 5.0     # seconds for one function's cases on all devices (a spec may allow more)
 STARTUP_TIMEOUT = 120.0    # importing torch and observing the reference, on a slow machine
-OPTIONAL_DEVICES = ("cuda",)   # devices a learner's machine may lack (reported as skipped)
 _ERROR_KEYS = ("error.no_file", "error.syntax", "error.import")
 
 
@@ -354,12 +351,6 @@ def _malformed_kata_error(reason) -> str | None:
     return None if well_formed else "a malformed kata error"
 
 
-def public_cases(expected: Expected) -> int | None:
-    """How many of the expected observations per device are public cases (None: unknown, all)."""
-    plan = expected.get("plan")
-    return plan.get("public") if isinstance(plan, dict) else None
-
-
 def time_limit(expected: Expected, function_timeout: float) -> float:
     """Seconds a function may take on all its cases: its spec's limit (or the default), stretched
     in proportion when official grading adds hidden cases."""
@@ -367,113 +358,6 @@ def time_limit(expected: Expected, function_timeout: float) -> float:
     public = public_cases(expected)
     cases = max((len(obs) for obs in expected.get("observations", {}).values()), default=0)
     return limit * cases / public if public and cases > public else limit
-
-
-def verdict_for(expected: Expected, observations: Observations, usable=None) -> Verdict:
-    """Judge a learner's observations against the expected ones; incomplete or malformed
-    observations never pass. The public cases are judged first; a difference found only on a
-    hidden case is reported without its expected value (``hidden_difference``). ``usable``: the
-    devices the learner's child could use (see ``incomplete``). Observations on an optional device
-    the expected ones lack (a GPU here, an answer key frozen without one) are set aside."""
-    aspects, tolerance = expected["aspects"], Tolerance(expected["rtol"], expected["atol"])
-    if isinstance(observations, dict):
-        observations = {device: cases for device, cases in observations.items()
-                        if device in expected["observations"] or device not in OPTIONAL_DEVICES}
-    public = public_cases(expected)
-    try:
-        verdict = judge(aspects, tolerance, observations, expected["observations"])
-        if public is not None and verdict.status == Status.FAILED:
-            first = judge(aspects, tolerance, {d: obs[:public] for d, obs in observations.items()},
-                          {d: obs[:public] for d, obs in expected["observations"].items()})
-            verdict = first if first.status != Status.PASSED else hidden_difference(verdict)
-        missing = incomplete(observations, expected["observations"], usable) if verdict.status == Status.PASSED \
-            else None
-    except Exception as error:   # a forged observation can be of any shape
-        return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": f"unreadable observations ({type(error).__name__})"}))
-    if missing:
-        return Verdict(Status.ERROR, reason=Reason("error.protocol", {"what": missing}))
-    skipped = list(expected.get("skipped", []))
-    if verdict.status == Status.PASSED:
-        skipped += [d for d in expected["observations"] if d not in observations]
-    verdict.skipped = skipped
-    return verdict
-
-
-def hidden_difference(verdict: Verdict) -> Verdict:
-    """A failure on a hidden case, told without the expected value: its results are in no file a
-    student has, and a message must not leak them one by one. The learner's own exception is kept."""
-    found = verdict.difference
-    assert found is not None   # only a failure comes here, and judge gives each its difference
-    if found.key == "aspect.raises" and not found.where:   # what the learner's code raised
-        return verdict
-    verdict.difference = Difference(found.aspect, "hidden.differs", {"aspect": found.aspect})
-    return verdict
-
-
-def incomplete(yours: dict, expected: dict, usable=None) -> str | None:
-    """What a learner's passing observations lack compared with the expected ones: a device, a
-    case, or a field anywhere inside (None when they are complete). A device the expected ones
-    have may be missing only when it is optional and not ``usable`` on the learner's side (its
-    child said so before any learner code ran; None: unknown, as for a recorded run)."""
-    devices = set(expected)
-    if not set(yours) <= devices:
-        return f"observations for devices nobody asked for: {sorted(set(yours) - devices)}"
-    for device in devices - set(yours):
-        if device not in OPTIONAL_DEVICES or (usable is not None and device in usable):
-            return f"no observations on {device}"
-    for device in yours:
-        if not isinstance(yours[device], list) or len(yours[device]) != len(expected[device]):
-            return f"a wrong number of cases on {device}"
-        gap = _first_gap(yours[device], expected[device], device)
-        if gap:
-            return f"an incomplete observation ({gap})"
-    return None
-
-
-def _first_gap(yours, expected, path: str) -> str | None:
-    """The first place where ``expected`` holds something that ``yours`` lacks: a field, an item,
-    or a value (a learner's None where the expected record has a number, a 0-dim result's value
-    among them). Only where the expected record itself has nothing (a meta tensor's values) may
-    the learner's have nothing too."""
-    if expected is None:
-        return None
-    if yours is None:
-        return path
-    if isinstance(expected, dict):
-        return _first_gap_in_fields(yours, expected, path)
-    if isinstance(expected, list):
-        if not isinstance(yours, list) or len(yours) != len(expected):
-            return path
-        # A tensor's values are long lists of numbers: a number is checked here, without a call or a
-        # path per item (a path is made only for the gap found).
-        for index, (y, e) in enumerate(zip(yours, expected)):
-            if isinstance(e, (dict, list)):
-                gap = _first_gap(y, e, f"{path}[{index}]")
-                if gap:
-                    return gap
-            elif y is None and e is not None:
-                return f"{path}[{index}]"
-    return None
-
-
-def _first_gap_in_fields(yours, expected: dict, path: str) -> str | None:
-    """``_first_gap`` for a record: every field of the expected one, what the learner printed aside."""
-    if not isinstance(yours, dict):
-        return path
-    if expected.get("kind") == "dict" and isinstance(yours.get("keys"), list) \
-            and isinstance(yours.get("items"), list) and all(isinstance(k, str) for k in yours["keys"]):
-        # A returned dict's items pair by key, in any order, as the comparison pairs them.
-        by_key = dict(zip(yours["keys"], yours["items"]))
-        yours = {**yours, "keys": expected["keys"], "items": [by_key.get(k) for k in expected["keys"]]}
-    for key, value in expected.items():
-        if key == "printed":
-            continue
-        if key not in yours:
-            return f"{path}.{key}"
-        gap = _first_gap(yours[key], value, f"{path}.{key}")
-        if gap:
-            return gap
-    return None
 
 
 def _finish(info: FunctionInfo, verdict: Verdict, pending: list, result: Grading) -> None:

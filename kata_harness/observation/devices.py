@@ -15,6 +15,10 @@ else (the inputs, the models, whatever is computed from them, ``torch.ones_like(
 0-dim CPU tensor may meet a GPU tensor, as a Python number may) with a tensor on the inputs' device
 is a mix. Indexing with a CPU index and cross-device copies are legal on a GPU too, and never count.
 
+A move to the inputs' device returns a copy, as on a GPU (on the CPU ``.to`` would return the tensor
+itself): the tensor moved stays on the default device, so a bare ``x.to(device)`` statement, whose
+copy is thrown away, is told from ``x = x.to(device)``.
+
 Known limits: a module made inside the call (``nn.Linear(3, 1)``) is not followed (its parameters
 are made by ``nn.Parameter``); ``torch.device("cpu")`` cannot be told from ``x.device`` on a CPU,
 so ``.to(torch.device("cpu"))`` counts as a move to the inputs' device.
@@ -99,6 +103,11 @@ class DefaultDeviceWatch(TorchFunctionMode):
                 self.mix = _shown(func, name)
         result = func(*args, **kwargs)
         placed = self._placement(name, args, kwargs, given)
+        if placed is False and name in ("to", "cuda", "type_as") and given and result is given[0] and self.made(result):
+            # A move to the inputs' device that is a no-op on the CPU returns the tensor itself; on a GPU
+            # it returns a copy and leaves the tensor where it was, so a bare ``x.to(device)`` moves
+            # nothing. The copy a GPU would make keeps the tensor on the default device here too.
+            result = result.clone()
         if placed is not None:
             for t in _tensors(result, []):
                 self._mark(t, placed)

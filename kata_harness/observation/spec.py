@@ -22,8 +22,8 @@ from ..aspects import BASIC, NAMES
 from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
-__all__ = ["ALL_ASPECTS", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
-           "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "array", "build_value", "custom",
+__all__ = ["ALL_ASPECTS", "Adam", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
+           "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "SGD", "array", "build_value", "custom",
            "draws_randomly", "frozen", "graph_record", "input_key", "module", "rand", "randint", "randn", "short_batches",
            "stale_grads", "tensor", "tracked", "transposed"]
 
@@ -252,6 +252,14 @@ class GraphRecord:
         """How many forward passes the model made, recording or not."""
         return len(self.passes)
 
+    def __deepcopy__(self, memo):
+        # A deep copy of the tracked model (an evaluation on a copy) reports to the same record.
+        return self
+
+    def __reduce__(self):
+        # A model saved whole (torch.save) loads with a record of its own, which nothing reads.
+        return (GraphRecord, ())
+
     def mark(self, ctx) -> None:
         self.most_alive = max(self.most_alive, len(self.alive))
         ctx.token = _Token()
@@ -275,8 +283,11 @@ _RECORDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # tracked mo
 _HOOKED: list = []
 
 
+_RECORD_ATTRIBUTE = "_kata_graph_record"   # the record, on the model itself: deep copies keep it
+
+
 def _after_forward(module, _args, output):
-    record = _RECORDS.get(module)
+    record = module.__dict__.get(_RECORD_ATTRIBUTE)
     if record is None:
         return None
     record.passes.append((module.training, torch.is_grad_enabled()))
@@ -292,7 +303,7 @@ def tracked(source: Recipe) -> Recipe:
         model = source.build(gen, device)
         if not _HOOKED:
             _HOOKED.append(torch.nn.modules.module.register_module_forward_hook(_after_forward))
-        _RECORDS[model] = GraphRecord()
+        _RECORDS[model] = model.__dict__[_RECORD_ATTRIBUTE] = GraphRecord()
         return model
     return Recipe(build, random=source.random)
 
@@ -432,3 +443,19 @@ class Dropout(torch.nn.Module):
 
     def extra_repr(self):
         return f"p={self.p}"
+
+
+class SGD(torch.optim.SGD):
+    """torch.optim.SGD, shown in a case's "Called ..." line as the caller wrote it (the optimizer's
+    own repr lists every default of every group)."""
+
+    def __repr__(self):
+        group = self.param_groups[0]
+        return f"SGD(model.parameters(), lr={group['lr']}, momentum={group['momentum']})"
+
+
+class Adam(torch.optim.Adam):
+    """torch.optim.Adam, shown in a case's "Called ..." line as the caller wrote it."""
+
+    def __repr__(self):
+        return f"Adam(model.parameters(), lr={self.param_groups[0]['lr']})"

@@ -29,13 +29,13 @@ def _forget_the_records(model):
 # --- predict ----------------------------------------------------------------------------------
 
 
-@wrong("predict", "training mode", "model.eval()")
+@wrong("predict", "training mode", "dropout zeroed random units", "model.training")
 def predict_without_eval(model, x):
     with torch.no_grad():
         return model(x)
 
 
-@wrong("predict", "left it off", "with torch.no_grad()")
+@wrong("predict", "left it off", "everything this thread runs next", "torch.is_grad_enabled()")
 def predict_grad_switched_off(model, x):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -46,7 +46,7 @@ def predict_grad_switched_off(model, x):
     return out
 
 
-@wrong("predict_in_batches", "left it off", "with torch.no_grad()")
+@wrong("predict_in_batches", "left it off", "everything this thread runs next")
 def predict_chunks_grad_switched_off(model, x, batch_size):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -57,7 +57,7 @@ def predict_chunks_grad_switched_off(model, x, batch_size):
     return out
 
 
-@wrong("predict", "autograd graph", "torch.no_grad()")
+@wrong("predict", "autograd recording", "backward pass would need", "torch.is_grad_enabled()")
 def predict_without_no_grad(model, x):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -67,7 +67,7 @@ def predict_without_no_grad(model, x):
     return out
 
 
-@wrong("predict", "left them in eval mode", "set every flag back")
+@wrong("predict", "left them in eval mode", "its own training flag")
 def predict_leaves_eval_mode(model, x):
     model.eval()
     with torch.no_grad():
@@ -83,7 +83,7 @@ def predict_always_back_to_train(model, x):
     return out
 
 
-@wrong("predict", "only the top module", "each submodule's own training flag")
+@wrong("predict", "only the top module", "its own training flag")
 def predict_restores_top_flag_only(model, x):
     was_training = model.training
     model.eval()
@@ -93,7 +93,7 @@ def predict_restores_top_flag_only(model, x):
     return out
 
 
-@wrong("predict", "MIXED modes", "frozen", "set every flag back")
+@wrong("predict", "MIXED modes", "frozen", "the top module's mode")
 def predict_restores_one_mode_for_all(model, x):
     was_training = model.training
     model.eval()
@@ -104,7 +104,7 @@ def predict_restores_one_mode_for_all(model, x):
         model.train(was_training)
 
 
-@wrong("predict", "detach", "torch.no_grad()")
+@wrong("predict", "detach", "comes too late", "torch.is_grad_enabled()")
 def predict_detached_afterwards(model, x):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -114,7 +114,7 @@ def predict_detached_afterwards(model, x):
     return out
 
 
-@wrong("predict", "detach", "torch.no_grad()")
+@wrong("predict", "detach", "comes too late", "torch.is_grad_enabled()")
 def predict_detached_and_records_cleared(model, x):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -125,7 +125,7 @@ def predict_detached_and_records_cleared(model, x):
     return out
 
 
-@wrong("predict", "detach", "torch.no_grad()")
+@wrong("predict", "detach", "comes too late", "torch.is_grad_enabled()")
 def predict_on_a_copy_with_graph(model, x):
     return copy.deepcopy(model).eval()(x).detach()   # the copy's graph is still built
 
@@ -175,7 +175,7 @@ def predict_on_a_copy(model, x):
 # --- predict_in_batches -----------------------------------------------------------------------
 
 
-@wrong("predict_in_batches", "more rows at once than batch_size", "Tensor.split")
+@wrong("predict_in_batches", "more rows at once than batch_size", "CUDA out of memory")
 def predict_all_at_once(model, x, batch_size):
     return _eval_no_grad(model, x)
 
@@ -205,13 +205,13 @@ def predict_drops_remainder(model, x, batch_size):
     return torch.cat(outs)
 
 
-@wrong("predict_in_batches", "training mode", "model.eval()")
+@wrong("predict_in_batches", "training mode", "the way predict does")
 def predict_chunks_without_eval(model, x, batch_size):
     with torch.no_grad():
         return torch.cat([model(c) for c in x.split(batch_size)])
 
 
-@wrong("predict_in_batches", "autograd graph", "torch.no_grad()")
+@wrong("predict_in_batches", "autograd recording", "the way predict does")
 def predict_chunks_with_graph(model, x, batch_size):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()
@@ -221,14 +221,14 @@ def predict_chunks_with_graph(model, x, batch_size):
     return out
 
 
-@wrong("predict_in_batches", "train/eval modes", "predict on each chunk")
+@wrong("predict_in_batches", "train/eval modes", "the way predict does")
 def predict_chunks_leaves_eval(model, x, batch_size):
     model.eval()
     with torch.no_grad():
         return torch.cat([model(c) for c in x.split(batch_size)])
 
 
-@wrong("predict_in_batches", "MIXED modes", "predict on each chunk")
+@wrong("predict_in_batches", "MIXED modes", "top module's mode")
 def predict_chunks_one_mode_for_all(model, x, batch_size):
     was_training = model.training
     model.eval()
@@ -238,7 +238,7 @@ def predict_chunks_one_mode_for_all(model, x, batch_size):
     return out
 
 
-@wrong("predict_in_batches", "detached afterwards", "torch.no_grad()")
+@wrong("predict_in_batches", "cut off from their graphs only afterwards", "comes too late")
 def predict_chunks_detached(model, x, batch_size):
     modes = {sub: sub.training for sub in model.modules()}
     model.eval()

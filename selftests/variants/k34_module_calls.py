@@ -205,3 +205,42 @@ def copy_through_a_buffer(model, device):
     served = torch.load(stream, map_location=device, weights_only=False)
     served.eval()
     return served
+
+
+@wrong("layer_outputs", "autograd off", "left it off")
+def switches_autograd_off_for_good(model, x):
+    torch.set_grad_enabled(False)   # a global switch, never switched back on
+    outputs = {}
+    handles = [child.register_forward_hook(lambda _m, _i, output, name=name: outputs.__setitem__(name, output))
+               for name, child in model.named_children()]
+    model(x)
+    for handle in handles:
+        handle.remove()
+    return outputs
+
+
+@wrong("layer_outputs", "caller's model", "require grad")
+def freezes_the_callers_model(model, x):
+    for p in model.parameters():
+        p.requires_grad_(False)   # "no graph", bought by freezing the caller's model
+    outputs = {}
+    handles = [child.register_forward_hook(lambda _m, _i, output, name=name: outputs.__setitem__(name, output))
+               for name, child in model.named_children()]
+    model(x)
+    for handle in handles:
+        handle.remove()
+    return outputs
+
+
+@wrong("deployed_copy", "caller's model", "require grad")
+def freezes_the_callers_model_too(model, device):
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return copy.deepcopy(model).to(device).eval()
+
+
+@right("deployed_copy")
+def frozen_copy(model, device):
+    served = copy.deepcopy(model).to(device).eval()
+    served.requires_grad_(False)   # the copy only serves: its parameters need no gradient
+    return served

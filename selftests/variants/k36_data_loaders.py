@@ -111,3 +111,29 @@ def all_at_once(model, loader):
         error = F.mse_loss(torch.cat(predictions), torch.cat(targets)).item()
     model.train(mode)
     return float(error)
+
+
+@wrong("evaluate_mse", "autograd off", "left it off")
+def switches_autograd_off_for_good(model, loader):
+    came_in_training = model.training
+    model.eval()
+    torch.set_grad_enabled(False)   # a global switch, never switched back on
+    total, count = 0.0, 0
+    for x, y in loader:
+        total += F.mse_loss(model(x), y, reduction="sum").item()
+        count += y.numel()
+    model.train(came_in_training)
+    return total / count
+
+
+@right("evaluate_mse")
+def on_a_copy_in_evaluation_mode(model, loader):
+    import copy
+
+    served = copy.deepcopy(model).eval()   # the caller's model is never switched at all
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            total += ((served(x) - y) ** 2).sum().item()
+            count += y.numel()
+    return total / count

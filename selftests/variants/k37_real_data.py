@@ -26,7 +26,7 @@ def keeps_the_column(labels, loss):
     return t.long() if loss == "cross_entropy" else t.reshape(-1, 1).float()
 
 
-@wrong("loss_targets", "refuse int64", "floats")
+@wrong("loss_targets", "refuses int64", "floats")
 def integer_targets_everywhere(labels, loss):
     flat = torch.as_tensor(labels).reshape(-1).long()
     return flat if loss == "cross_entropy" else flat.unsqueeze(1)

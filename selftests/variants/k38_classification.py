@@ -108,3 +108,13 @@ def counts_the_correct_ones(model, x, labels):
 def with_softmax_probabilities(model, x, labels):
     return _measured(model, x, lambda logits: float(torch.eq(F.softmax(logits, dim=1).argmax(1), labels)
                                                     .double().mean()))
+
+
+@wrong("accuracy", "autograd off", "left it off")
+def switches_autograd_off_for_good(model, x, labels):
+    came_in_training = model.training
+    model.eval()
+    torch.set_grad_enabled(False)   # a global switch, never switched back on
+    share = (model(x).argmax(dim=1) == labels).float().mean().item()
+    model.train(came_in_training)
+    return share

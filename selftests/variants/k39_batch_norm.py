@@ -87,3 +87,32 @@ def stacked_and_detached(model, sample):
         return model(torch.stack([sample]))[0].detach()
     finally:
         model.train(mode)
+
+
+@wrong("validation_mse", "built a graph", "autograd records")
+def validates_with_a_graph(model, x, y):
+    came_in_training = model.training
+    model.eval()
+    error = F.mse_loss(model(x), y).item()   # the float hides the graph the forward pass recorded
+    model.train(came_in_training)
+    return error
+
+
+@wrong("validation_mse", "autograd off", "left it off")
+def switches_autograd_off_for_good(model, x, y):
+    came_in_training = model.training
+    model.eval()
+    torch.set_grad_enabled(False)   # a global switch, never switched back on
+    error = F.mse_loss(model(x), y).item()
+    model.train(came_in_training)
+    return error
+
+
+@wrong("predict_one", "autograd off", "left it off")
+def predicts_with_autograd_off_for_good(model, sample):
+    came_in_training = model.training
+    model.eval()
+    torch.set_grad_enabled(False)
+    prediction = model(sample.unsqueeze(0))[0]
+    model.train(came_in_training)
+    return prediction

@@ -67,7 +67,7 @@ def sums_loss_tensors(model, loader, lr, epochs):
     return losses
 
 
-@wrong("train_classifier", "graph alive", "python float")
+@wrong("train_classifier", "graph", "python float")
 def sums_loss_tensors_then_item(model, loader, lr, epochs):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     model.train()
@@ -194,3 +194,33 @@ def restores_in_finally(model, loader):
     logits = torch.cat([b[0] for b in batches])
     labels = torch.cat([b[1] for b in batches])
     return nn.CrossEntropyLoss()(logits, labels).item(), (logits.argmax(1) == labels).float().mean().item()
+
+
+@wrong("evaluate", "autograd off", "left it off")
+def switches_autograd_off_for_good(model, loader):
+    came_in_training = model.training
+    model.eval()
+    torch.set_grad_enabled(False)   # a global switch, never switched back on
+    total, correct, count = 0.0, 0, 0
+    for x, labels in loader:
+        logits = model(x)
+        total += F.cross_entropy(logits, labels, reduction="sum").item()
+        correct += int((logits.argmax(dim=1) == labels).sum())
+        count += len(labels)
+    model.train(came_in_training)
+    return total / count, correct / count
+
+
+@right("evaluate")
+def on_a_copy_in_evaluation_mode(model, loader):
+    import copy
+
+    served = copy.deepcopy(model).eval()   # the caller's model is never switched at all
+    total, correct, count = 0.0, 0, 0
+    with torch.no_grad():
+        for x, labels in loader:
+            logits = served(x)
+            total += F.cross_entropy(logits, labels, reduction="sum").item()
+            correct += int((logits.argmax(dim=1) == labels).sum())
+            count += len(labels)
+    return total / count, correct / count
