@@ -43,6 +43,7 @@ class _Spawns:
 
     def __init__(self) -> None:
         self.current: list[str] | None = None   # the running test's, None between tests
+        self.kept: list[str] = []   # the kept children started since the last test ended
         self.lock = threading.Lock()
         self._popen_init = subprocess.Popen.__init__
 
@@ -56,10 +57,12 @@ class _Spawns:
 
     def saw(self, args) -> None:
         words = [os.fsdecode(word) for word in ([args] if isinstance(args, (str, bytes, os.PathLike)) else args)]
-        if not words or warm.keeping() or not _grades_or_imports_torch(words):
+        if not words or not _grades_or_imports_torch(words):
             return
         with self.lock:
-            if self.current is not None:
+            if warm.keeping():   # a kept child: no test's own, only listed (KATA_SPAWN_LOG)
+                self.kept.append(" ".join(words)[:160])
+            elif self.current is not None:
                 self.current.append(" ".join(words)[:160])
 
 
@@ -90,17 +93,20 @@ _SPAWN_LOG = os.environ.get("KATA_SPAWN_LOG")   # a file: one line per process a
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Count what each test starts, from its set-up (its fixtures) to its tear-down; with
-    ``KATA_SPAWN_LOG`` set, list each of those processes there (the test, its command line), and
-    with ``KATA_CPU_PROFILE`` set, what the test cost (see ``_cpu_profiled``)."""
+    ``KATA_SPAWN_LOG`` set, list each of those processes there (the test, its command line; the
+    kept children it made ``warm`` start marked ``(kept)``), and with ``KATA_CPU_PROFILE`` set, what
+    the test cost (see ``_cpu_profiled``)."""
     SPAWNS.current = []
     try:
         with _cpu_profiled(item.nodeid):
             return (yield)
     finally:
         started, SPAWNS.current = SPAWNS.current, None
-        if _SPAWN_LOG and started:
+        kept, SPAWNS.kept = SPAWNS.kept, []
+        if _SPAWN_LOG and (started or kept):
             with Path(_SPAWN_LOG).open("a", encoding="utf-8") as log:
                 log.writelines(f"{item.nodeid}\t{' '.join(command.split())}\n" for command in started)
+                log.writelines(f"{item.nodeid}\t(kept) {' '.join(command.split())}\n" for command in kept)
 
 
 _CPU_PROFILE = os.environ.get("KATA_CPU_PROFILE")   # a file: one line per test, its CPU seconds

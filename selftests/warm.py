@@ -101,6 +101,21 @@ def _own_digest() -> str:
     return _specs_digest(LAYOUT)
 
 
+# What a child computes with and takes from the environment it starts in: kept children started
+# under another value would grade as that one (a test that sets ATEN_CPU_CAPABILITY gets fresh ones).
+_STARTING_ENVIRONMENT = ("ATEN_CPU_CAPABILITY",)
+_STARTED_UNDER: tuple | None = None
+
+
+def _same_start() -> None:
+    """Stop the kept children if they were started under other values of ``_STARTING_ENVIRONMENT``."""
+    global _STARTED_UNDER
+    now = tuple(os.environ.get(name) for name in _STARTING_ENVIRONMENT)
+    if _STARTED_UNDER is not None and now != _STARTED_UNDER:
+        stop_all()
+    _STARTED_UNDER = now
+
+
 def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) -> KeptLane | channel.Lane:
     """A kept lane for ``solutions``, as ``channel.learner_lane`` gives the grade command: one
     unsandboxed zygote serves every folder (each job names its own), a sandboxed one shows only
@@ -109,6 +124,7 @@ def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) 
     (changed on purpose) gets a lane of its own children, as its grade.py would."""
     if not _runs_these_specs(project):
         return channel.learner_lane(solutions, sandboxed=sandboxed, project=project)
+    _same_start()
     folder = Path(solutions).resolve() if sandboxed else None
     if folder not in _LANES:
         if folder is not None and sum(key is not None for key in _LANES) >= _KEPT_SANDBOXED:
@@ -126,6 +142,7 @@ def referee(*, project: Layout) -> channel.GradingChild:
     global _REFEREE
     if not channel.can_fork() or not _runs_these_specs(project):
         return channel.Child(project=project)   # a fresh referee per job, as grade.py starts: the test's own process
+    _same_start()
     with _keeping():
         if _REFEREE is None:
             _REFEREE = channel.Zygote(project=LAYOUT)
