@@ -420,3 +420,12 @@ def test_the_check_on_the_global_project_sees_every_spelling():
     inside = _global_project_reads(ast.parse("from .layout import LAYOUT\ndef settle(root):\n    return LAYOUT\n"
                                              "HERE = LAYOUT.tests"), "kata_harness")
     assert inside == [(1, IMPORT), (3, "settle"), (4, None)]
+
+
+def test_every_harness_package_is_installed():
+    """A regular (not editable) install ships only the packages pyproject.toml lists: every folder of
+    the harness with an ``__init__.py`` must be there, or an instructor's install misses a room."""
+    import tomllib
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    present = {init.parent.relative_to(ROOT).as_posix().replace("/", ".") for init in (ROOT / "kata_harness").rglob("__init__.py")}
+    assert present <= listed, f"missing from pyproject.toml's packages: {sorted(present - listed)}"
