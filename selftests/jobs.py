@@ -36,7 +36,7 @@ def batch_worker() -> Iterator[batch._Worker]:
     """One batch worker (sandboxed where bubblewrap runs) whose jobs may hold TEST_LIMIT_MIB MiB."""
     saved = os.environ.get(sandbox.MEMORY_VARIABLE)
     os.environ[sandbox.MEMORY_VARIABLE] = str(TEST_LIMIT_MIB)
-    made = batch._Worker(sandbox.available())
+    made = batch._Worker(sandbox.available(), project=LAYOUT)
     made.table = table()
     try:
         yield made

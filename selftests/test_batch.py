@@ -459,7 +459,7 @@ def _graded_one_by_one(subs: Path, functions: list, table: dict, sandboxed: bool
     from kata_harness.judging.judge import grade
 
     rows = []
-    worker = batch._Worker(sandboxed)   # one lane, as ``batch -j 1`` had: every kata still runs in a fresh fork
+    worker = batch._Worker(sandboxed, project=LAYOUT)   # one lane, as ``batch -j 1`` had: every kata still runs in a fresh fork
     try:
         for submission in batch.collect(subs, {f.kata for f in functions}):
             worker.stage(submission.files)
@@ -547,7 +547,7 @@ def test_a_kata_file_is_graded_once_per_run_but_never_reused_after_an_interrupte
     classroom = {"a": {"k01_creation.py": b"mine", "k05_devices.py": b"# crash"},
                  "b": {"k01_creation.py": b"mine", "k05_devices.py": b"# crash"},
                  "c": {"k01_creation.py": b"other"}}
-    graded, worker = batch.GradedKatas(), batch._Worker(sandboxed=False)
+    graded, worker = batch.GradedKatas(), batch._Worker(sandboxed=False, project=LAYOUT)
     try:
         rows = [batch._graded_row(batch.Submission(name, Path(name), files=files), worker, functions, {}, 1.0,
                                   None, graded, Layout(ROOT)) for name, files in classroom.items()]

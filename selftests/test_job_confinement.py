@@ -27,6 +27,7 @@ import pytest
 from kata_harness.batch import engine as batch
 from kata_harness.isolation import processes, sandbox
 from kata_harness.judging.verdicts import Status
+from kata_harness.layout import LAYOUT
 from selftests import jobs
 from selftests.gradekit import ROOT
 from selftests.jobs import FUNCTIONS, KATA, REFERENCE, TEST_LIMIT_MIB
@@ -228,7 +229,7 @@ def test_no_job_reaches_a_classmates_job_by_a_socket(worker):
     as the first test shows). Neither can so much as make a socket where the calls are filtered,
     nor meet the other anywhere."""
     tag, port = f"{os.getpid()}-{time.monotonic_ns()}", 40000 + os.getpid() % 20000
-    other = batch._Worker(sandbox.available())
+    other = batch._Worker(sandbox.available(), project=LAYOUT)
     other.table = jobs.table()
     try:
         jobs.all_pass(jobs.graded(other))   # its zygote is warm: the two jobs below run at once

@@ -381,13 +381,13 @@ class _Worker:
     """One grading lane: a private staging folder, and a zygote where forking is safe (it forks a
     fresh process for every kata of every submission); elsewhere a fresh child per submission."""
 
-    def __init__(self, sandboxed: bool, lanes: LaneFactory = learner_lane, project: Layout | None = None):
+    def __init__(self, sandboxed: bool, lanes: LaneFactory = learner_lane, *, project: Layout):
         self.staging = Path(tempfile.mkdtemp(prefix="kata-batch-"))
         if os.environ.get(RUN_AS_VARIABLE):
             self.staging.chmod(0o711)   # the learner user (KATA_RUN_AS) opens its files by name
         self.sandboxed, self.lanes = sandboxed, lanes
-        # The lanes run the harness and kata specs of the project grading (None: the lane's own default).
-        self.options = {} if project is None else {"project": project}
+        # The lanes run the harness and kata specs of the project grading.
+        self.options = {"project": project}
         # Where forking is safe, the lane is a zygote that forks a fresh process per kata job.
         self.zygote = lanes(self.staging, sandboxed=sandboxed, **self.options) if can_fork() else None
 
@@ -447,7 +447,7 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
     cache = _read_cache(out)
     seen = _cached_digests(cache)
     unseen = [s for s in with_katas if s.digest not in seen]
-    workers = [_Worker(sandboxed, lanes, project) for _ in range(max(0, min(jobs, len(unseen))))]
+    workers = [_Worker(sandboxed, lanes, project=project) for _ in range(max(0, min(jobs, len(unseen))))]
     try:
         for worker in workers:
             worker.start()
@@ -521,7 +521,7 @@ def _cached_rows(cache: dict, state: str | None) -> dict:
 def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], table: dict, *, jobs: int,
                        function_timeout: float, sandboxed: bool, log, extras: dict | None,
                        workers: Sequence[_Worker] = (), lanes: LaneFactory = learner_lane,
-                       project: Layout | None = None) -> dict[str, dict]:
+                       project: Layout) -> dict[str, dict]:
     """The gradebook rows of the ``todo`` submissions, graded by ``jobs`` workers (each with its own
     zygote and staging folder; ``workers`` already made are used first, and left to the caller to close)."""
     rows: dict[str, dict] = {}
@@ -536,7 +536,7 @@ def _grade_in_parallel(todo: list[Submission], functions: list[FunctionInfo], ta
     graded = GradedKatas() if can_fork() else None
 
     def work(given: _Worker | None) -> None:
-        worker = given or _Worker(sandboxed, lanes, project)
+        worker = given or _Worker(sandboxed, lanes, project=project)
         try:
             for submission in _each(waiting):
                 row = _graded_row(submission, worker, functions, table, function_timeout, extras, graded, project)
