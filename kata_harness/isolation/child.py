@@ -152,6 +152,8 @@ def _serve_forks(events, jobs, orders: _Orders, tests: Path, sandboxed: bool, ow
         processes.become_subreaper()   # orphans of a job come back to us, to be killed
     forks = processes.JobForks(own_namespaces)
     memory = _job_cgroup(memory_folder)
+    if memory is not None:
+        memory.enter()   # before ``settings``: the cgroup it is in is one of them
     settings = processes.settings()
     zygote = os.getpid()
     while (job := orders.next_job()) is not None:
@@ -206,8 +208,8 @@ def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, tes
 
 def prepare_job(zygote: int, memory) -> None:
     """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
-    zygote, leads a process group of its own, moves into the jobs' memory cgroup (``memory``; else
-    caps its address space), takes namespaces (a network of its own among them) and a session keyring
+    zygote, leads a process group of its own, is in the jobs' memory cgroup (``memory``: born there,
+    or moved in now; else caps its address space), takes namespaces (a network of its own among them) and a session keyring
     of its own, is the first process the kernel stops when the machine runs out of memory, gives up
     every capability, may hold only ``sandbox.OPEN_FILES_LIMIT`` files open (which bounds the pipe
     buffers it can fill) and can make no namespace, mount, socket, memory file or shared memory

@@ -374,11 +374,14 @@ def _remove_stale(parent: Path) -> None:
 
 
 class JobCgroup:
-    """A zygote's side of ``JobMemory``: each job moves itself in (``join``) before any learner
-    code, and the zygote reads how many jobs the kernel stopped at the limit (``stops``)."""
+    """A zygote's side of ``JobMemory``: the zygote moves itself in before its first job
+    (``enter``), so that every job is born there, or, where it cannot, each job moves itself in
+    (``join``) before any learner code; the zygote reads how many jobs the kernel stopped at the
+    limit (``stops``)."""
 
     def __init__(self, folder: str):
         self.procs = os.open(Path(folder) / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        self.entered = False   # the zygote is in the cgroup: its jobs are born there
         try:
             name = next(n for n in ("memory.events", "memory.oom_control") if (Path(folder) / n).exists())
             self.events = os.open(Path(folder) / name, os.O_RDONLY | os.O_CLOEXEC)
@@ -386,10 +389,27 @@ class JobCgroup:
             os.close(self.procs)
             raise OSError(f"{folder}: no memory events file") from None
 
-    def join(self) -> None:
-        """In a job: move this process (and so all it starts) into the cgroup, then close both files."""
+    def enter(self) -> bool:
+        """In a zygote, once, before its first job: move itself into the cgroup, so that each job is
+        born there. A move waits for the kernel's next RCU grace period under a lock every move on the
+        machine takes, about 10 ms of waiting (no CPU) that every job paid when it moved itself in.
+        What the zygote holds stays counted where it was (a move takes no memory along); what it
+        allocates from then on (its relay's buffers) counts with its job's, and at the limit the
+        kernel stops the job (the highest OOM score, ``processes.first_to_go_out_of_memory``).
+        Returns whether it moved (else each job moves itself in)."""
         try:
             os.write(self.procs, b"0")
+        except OSError:
+            return False
+        self.entered = True
+        return True
+
+    def join(self) -> None:
+        """In a job: be in the cgroup (moved in now, unless born there: ``enter``), then close both
+        files, which the job's code must not hold."""
+        try:
+            if not self.entered:
+                os.write(self.procs, b"0")
         finally:
             os.close(self.procs)
             os.close(self.events)
