@@ -16,8 +16,8 @@ else (the inputs, the models, whatever is computed from them, ``torch.ones_like(
 is a mix. Cross-device copies are legal on a GPU too, and never count; so is indexing a tensor on the
 inputs' device with a CPU index (a mask or indices). The other way round is not: a tensor made on the
 default device indexed by a mask or indices on the inputs' device raises on a GPU ("indices should
-be either on cpu or on the same device as the indexed tensor (cpu)", aten's index checks it before
-anything else), so that reading counts as a mix (``INDEXING``), and what it returns stays on the
+be either on cpu or on the same device as the indexed tensor (cpu)", checked before any element is
+read), so that reading counts as a mix (``INDEXING``), and what it returns stays on the
 default device, as the indexed tensor does. Writing through such an index (``made[mask] = 0``) is
 not counted: aten moves the indices to the written tensor's device there.
 
