@@ -18,6 +18,7 @@ counts of katas and functions a page gives are the curriculum's, the README stay
 where MkDocs is installed).
 """
 
+import argparse
 import contextlib
 import io
 import re
@@ -218,6 +219,28 @@ def test_commands_are_found_in_shells_spans_usage_blocks_and_prose():
         Shown("page.md:2", "prose", "python grade.py k02 in prose."),
         Shown("page.md:5", "shell", "python grade.py batch d/  --out g.json   # a comment"),
         Shown("page.md:10", "usage", "python grade.py hint FUNCTION [--level N] [--lang en|zh]")}
+
+
+REFERENCE_PAGE = "docs/grading.md"   # the command line's reference: its usage block names every option
+
+
+def test_the_grading_page_names_every_command_and_every_option():
+    """docs/grading.md's usage block (what the README calls "every command and option of grade.py")
+    names each subcommand and, across its entries, each option its parser shows (one spelling of each:
+    ``-j`` for ``-j``/``--jobs``), so that an option added to the parser and left out of the page fails."""
+    parser = commands.build_parser()
+    named: dict[str, set[str]] = {}
+    for command in SHOWN:
+        if command.where.startswith(REFERENCE_PAGE + ":") and command.kind == "usage":
+            argv = _argv(command.text, usage=True)
+            name = argv[0].strip("[]") if argv and argv[0].strip("[]") in parser.subcommands else "grade"
+            named.setdefault(name, set()).update(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", " ".join(argv)))
+    assert set(named) == set(parser.subcommands), f"{REFERENCE_PAGE} names the commands {sorted(named)}"
+    for name, subcommand in parser.subcommands.items():
+        missing = [action.option_strings[-1] for action in subcommand._actions
+                   if action.option_strings and action.help != argparse.SUPPRESS   # a refused option (reset's --solutions)
+                   and not isinstance(action, argparse._HelpAction) and not set(action.option_strings) & named[name]]
+        assert not missing, f"{REFERENCE_PAGE}: `python grade.py {name}` lacks the options {missing}"
 
 
 def _index_rows(path: Path) -> dict[str, list[str]]:
