@@ -256,7 +256,8 @@ def test_the_chinese_home_page_lists_the_katas_of_the_english_one():
 
 
 # "tensors (21 katas, 57 functions)" / "张量（21 个练习，共 57 个函数）": a lesson's counts, as a page gives them.
-COUNTS = {"en": re.compile(r"\((\d+) katas, (\d+) functions\)"), "zh": re.compile(r"（(\d+) 个练习，共 (\d+) 个函数）")}
+# A count may wrap at any space (or, in Chinese, after a comma): it is still a count.
+COUNTS = {"en": re.compile(r"\((\d+)\s+katas,\s+(\d+)\s+functions\)"), "zh": re.compile(r"（(\d+)\s*个练习，\s*共\s*(\d+)\s*个函数）")}
 
 
 def _lesson_counts() -> list[tuple[int, int]]:
