@@ -12,9 +12,10 @@ or, where it is a synopsis (``python grade.py batch DIR [--out FILE] ...``), mus
 and only options that subcommand has. ``python grade.py`` outside code is an
 error too, so that no command escapes the check.
 
-Besides: the Chinese home page lists the same katas under the same lessons as the English one, the
-counts of katas and functions a page gives are the curriculum's, the README stays a front door
-(within 300 lines), and the site's build links each language's pages to the other's (mkdocs_hooks.py,
+Besides: docs/grading.md names every command and option the parser has, the Chinese home page lists
+the same katas under the same lessons as the English one, the counts of katas and functions a page
+gives are the curriculum's, every page that shows the install shows the same commands, the README
+stays a front door (within 300 lines), and the site's build links each language's pages to the other's (mkdocs_hooks.py,
 where MkDocs is installed).
 """
 
@@ -290,6 +291,32 @@ def test_the_readme_is_a_front_door():
     assert len(readme.splitlines()) <= 300
     assert "## Quick start" in readme   # grade.py's message without PyTorch points there
     assert readme.count(COMMAND) >= 8 and "docs/learner-guide.md" in readme
+
+
+# The one-line set-ups the pages show: bash/zsh, then PowerShell.
+SET_UP = re.compile(r"^(?:python3 -m venv \.venv && |py -3 -m venv \.venv; ).*(?:python grade\.py|pytest selftests.*)$", re.M)
+LEARNER_PAGES = ("README.md", "docs/learner-guide.md", "docs/learner-guide.zh.md", "templates/student/README.md")
+
+
+def _set_ups(page: str) -> tuple[list[str], list[str]]:
+    """(the learner's, the contributor's) one-line set-ups that ``page`` shows, in its order."""
+    lines = SET_UP.findall((ROOT / page).read_text(encoding="utf-8"))
+    return [line for line in lines if line.endswith("python grade.py")], [line for line in lines if "selftests" in line]
+
+
+def test_every_page_shows_the_same_set_up_commands():
+    """The install is shown where each reader looks (the README, the learner's guide in both
+    languages, the student template's README, development.md) and is the same command everywhere:
+    one for Linux (PyTorch's CPU wheel index), macOS and Windows, so that a fix made on one page
+    cannot leave another behind. The contributor's ends with the test command .ci/run runs."""
+    learner, contributor = _set_ups("README.md")
+    assert len(learner) == len(contributor) == 3, "the README shows a learner's and a contributor's set-up for each system"
+    assert "--index-url https://download.pytorch.org/whl/cpu" in learner[0] and "--index-url" not in learner[1] + learner[2]
+    for page in LEARNER_PAGES:
+        assert _set_ups(page)[0] == learner, f"{page} shows another learner's set-up than the README's"
+    assert _set_ups("docs/development.md")[1] == contributor[:1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert all(line.endswith(ci[-1]) for line in contributor), f"the contributor's set-up does not end with .ci/run's `{ci[-1]}`"
 
 
 @pytest.mark.parametrize("build, page, url, link, expected", [
