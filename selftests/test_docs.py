@@ -15,8 +15,9 @@ error too, so that no command escapes the check.
 Besides: docs/grading.md names every command and option the parser has, the Chinese home page lists
 the same katas under the same lessons as the English one, the counts of katas and functions a page
 gives are the curriculum's, every page that shows the install shows the same commands, the README
-stays a front door (within 300 lines), and the site's build links each language's pages to the other's (mkdocs_hooks.py,
-where MkDocs is installed).
+stays a front door (within 300 lines), a Chinese page has its English twin's sections and commands,
+and the site's build links each language's pages to the other's (mkdocs_hooks.py, where MkDocs is
+installed).
 """
 
 import argparse
@@ -254,6 +255,38 @@ def test_the_chinese_home_page_lists_the_katas_of_the_english_one():
     english, chinese = _index_rows(ROOT / "docs" / "index.md"), _index_rows(ROOT / "docs" / "index.zh.md")
     assert [heading.split(":")[0] for heading in english] == [heading.split("：")[0] for heading in chinese]
     assert list(english.values()) == list(chinese.values())
+
+
+TWINS = [(page, page.with_name(page.name.replace(".md", ".zh.md"))) for page in sorted((ROOT / "docs").rglob("*.md"))
+         if not page.name.endswith(".zh.md") and page.with_name(page.name.replace(".md", ".zh.md")).is_file()]
+
+
+def _outline(path: Path) -> tuple[list[int], list[list[str]]]:
+    """The heading levels of a page, and its code blocks that name a language (a shell's commands, a
+    file's text), each line without its ``#`` comment, which a translation may translate."""
+    levels, blocks, block = [], [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fence = FENCE.match(line)
+        if fence and block is None:
+            block = [] if fence.group(2) else False
+        elif fence:
+            if block is not False:
+                blocks.append(block)
+            block = None
+        elif block is None and re.match(r"#{1,6} ", line):
+            levels.append(len(line.split(" ")[0]))
+        elif isinstance(block, list):
+            block.append(re.sub(r"\s+#.*$", "", line).rstrip())
+    return levels, blocks
+
+
+@pytest.mark.parametrize("english, chinese", TWINS, ids=lambda page: page.name)
+def test_a_chinese_page_has_the_english_one_s_sections_and_commands(english, chinese):
+    """A learner's page in Chinese is the whole page, not a summary: the same headings, level by
+    level, and the same commands and files in its code blocks (their comments translated)."""
+    (english_levels, english_blocks), (chinese_levels, chinese_blocks) = _outline(english), _outline(chinese)
+    assert chinese_levels == english_levels, f"{chinese.name} has other sections than {english.name}"
+    assert chinese_blocks == english_blocks, f"{chinese.name} shows other commands than {english.name}"
 
 
 # "tensors (21 katas, 57 functions)" / "张量（21 个练习，共 57 个函数）": a lesson's counts, as a page gives them.
