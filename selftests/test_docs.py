@@ -15,9 +15,9 @@ error too, so that no command escapes the check.
 Besides: docs/grading.md names every command and option the parser has, the Chinese home page lists
 the same katas under the same lessons as the English one, the counts of katas and functions a page
 gives are the curriculum's, every page that shows the install shows the same commands, the README
-stays a front door (within 300 lines), a Chinese page has its English twin's sections and commands,
-and the site's build links each language's pages to the other's (mkdocs_hooks.py, where MkDocs is
-installed).
+stays a front door (within 300 lines) whose links reach their files and headings, a Chinese page
+has its English twin's sections and commands, and the site's build links each language's pages to
+the other's (mkdocs_hooks.py, where MkDocs is installed).
 """
 
 import argparse
@@ -316,6 +316,28 @@ def test_the_counts_a_page_gives_are_the_curriculum_s():
             assert counts == lessons[:len(counts)], f"{page.relative_to(ROOT)} ({lang}) counts {counts}, the lessons have {lessons}"
             stated += len(counts)
     assert stated, "no page counts the katas"
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, spaces to hyphens, punctuation dropped (letters
+    of any script, digits, ``-`` and ``_`` kept)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", "")).replace(" ", "-")
+
+
+def test_the_readme_s_links_reach_a_file_and_its_heading():
+    """The README is read on GitHub, outside the site's build (which checks the pages' links): each
+    relative link names a file of the project and, with ``#``, one of its headings."""
+    for target in LINK.findall((ROOT / "README.md").read_text(encoding="utf-8")):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, fragment = target.partition("#")
+        assert (ROOT / path).exists(), f"README.md links to {path}, which does not exist"
+        if fragment:
+            headings = re.findall(r"^#{1,6} (.+)$", (ROOT / path).read_text(encoding="utf-8"), flags=re.M)
+            assert fragment in {_github_anchor(heading) for heading in headings}, f"README.md: {path} has no heading #{fragment}"
 
 
 def test_the_readme_is_a_front_door():
