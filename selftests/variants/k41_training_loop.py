@@ -49,8 +49,9 @@ def training_mode_forgotten(model, loader, lr, epochs):
     return _train(model, loader, lr, epochs, train_mode=False)
 
 
-@wrong("train_classifier", "graph", "python float")
-def sums_loss_tensors(model, loader, lr, epochs):
+def _train_summing_tensors(model, loader, lr, epochs, recorded):
+    """The loop with its running total made of loss tensors (every batch's graph kept alive with
+    it); ``recorded`` makes an epoch's loss of its total / count."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     model.train()
     losses = []
@@ -63,26 +64,18 @@ def sums_loss_tensors(model, loader, lr, epochs):
             optimizer.step()
             total = total + loss * len(labels)
             count += len(labels)
-        losses.append(total / count)
+        losses.append(recorded(total / count))
     return losses
 
 
 @wrong("train_classifier", "graph", "python float")
+def sums_loss_tensors(model, loader, lr, epochs):
+    return _train_summing_tensors(model, loader, lr, epochs, recorded=lambda mean: mean)
+
+
+@wrong("train_classifier", "graph", "python float")
 def sums_loss_tensors_then_item(model, loader, lr, epochs):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    model.train()
-    losses = []
-    for _ in range(epochs):
-        total, count = 0.0, 0
-        for x, labels in loader:
-            optimizer.zero_grad()
-            loss = F.cross_entropy(model(x), labels)
-            loss.backward()
-            optimizer.step()
-            total += loss * len(labels)
-            count += len(labels)
-        losses.append((total / count).item())
-    return losses
+    return _train_summing_tensors(model, loader, lr, epochs, recorded=lambda mean: mean.item())
 
 
 @right("train_classifier")
