@@ -124,6 +124,20 @@ def adam_on_a_parameter_list(model, x, y, lr, steps):
 # --- clipped_step -----------------------------------------------------------------------------
 
 
+def _clipped_step(model, x, y, lr, max_norm, clip=nn.utils.clip_grad_norm_, clear=True):
+    """The step the contract asks for: the gradients cleared, back-propagated, clipped by ``clip``
+    (to a total norm), then one SGD step; the loss as a float. Each option is one wrong line:
+    another ``clip``, ``clear=False`` adds to the caller's stale .grad."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    if clear:
+        optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    clip(model.parameters(), max_norm)
+    optimizer.step()
+    return loss.item()
+
+
 @wrong("clipped_step", "before backward()", "after step()")
 def clip_before_backward(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
@@ -148,13 +162,7 @@ def clip_after_step(model, x, y, lr, max_norm):
 
 @wrong("clipped_step", "total norm", "not each value")
 def clip_each_value(model, x, y, lr, max_norm):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    nn.utils.clip_grad_value_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.item()
+    return _clipped_step(model, x, y, lr, max_norm, clip=nn.utils.clip_grad_value_)
 
 
 @right("clipped_step")
@@ -194,12 +202,8 @@ def adam_fit_zeroing_after_each_step(model, x, y, lr, steps):
 
 @wrong("clipped_step", "stale gradient", "twice")
 def clipped_step_without_zero_grad(model, x, y, lr, max_norm):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    loss = F.mse_loss(model(x), y)
-    loss.backward()                  # adds to the .grad left by an earlier backward
-    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.item()
+    # backward() adds to the .grad left by an earlier backward
+    return _clipped_step(model, x, y, lr, max_norm, clear=False)
 
 
 @right("clipped_step")
