@@ -16,10 +16,9 @@ def _epoch(model, optimizer, batches):
 
 
 def _fit(model, batches, val_x, val_y, lr, epochs, train_mode=True, no_grad=True):
-    """The loop the contract asks for: each epoch trains in training mode, then validates in
-    evaluation mode under no_grad; the model given back in training mode. Each option is one wrong
-    line: ``train_mode=False`` never switches back to training mode, ``no_grad=False`` validates
-    with autograd recording."""
+    """Each epoch trains in training mode, then validates in evaluation mode under no_grad, and the
+    model goes back in training mode, as the contract asks; ``train_mode=False`` never switches
+    back to training mode, ``no_grad=False`` validates with autograd recording."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for _ in range(epochs):
