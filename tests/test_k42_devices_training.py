@@ -8,8 +8,8 @@ well ("is not on the expected device"); on the CPU the aspect `device_mix` sees 
 the default device meet the model's parameters. The labels are int64, the argmax of a random linear
 teacher's scores with some noise.
 
-predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one with this
-module's dropout, its mask keyed by the input batch as in k41), in evaluation mode, and (label
+predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one the harness's
+`DropoutNet`, its dropout's mask keyed by the input batch as in k41), in evaluation mode, and (label
 `mixed_modes`) in training mode with its batch norm frozen in evaluation mode, as in k19: the
 predictions (their values on the CPU, their dtype, shape and device everywhere), the caller's model
 afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
@@ -53,12 +53,11 @@ from kata_harness.spec import (
     SGD,
     Adam,
     Case,
-    Dropout,
+    DropoutNet,
     Function,
     Kata,
     Probe,
     custom,
-    input_key,
     module,
     stale_grads,
     tracked,
@@ -103,21 +102,6 @@ def loader(n, batch_size, shuffle=True):
     return custom(build)
 
 
-class DropoutNet(nn.Module):
-    """Linear, ReLU, dropout (its mask keyed by the input batch), linear."""
-
-    def __init__(self):
-        super().__init__()
-        self.hidden = nn.Linear(FEATURES, 8)
-        self.dropout = Dropout(0.5)
-        self.out = nn.Linear(8, CLASSES)
-
-    def forward(self, x):
-        if self.training:   # the key is read from the values, which a batch on meta has none of
-            self.dropout.key = input_key(x)
-        return self.out(self.dropout(torch.relu(self.hidden(x))))
-
-
 def linear():
     return nn.Linear(FEATURES, CLASSES)
 
@@ -131,7 +115,7 @@ def bn_mlp():
 
 
 def dropout_net():
-    return DropoutNet()
+    return DropoutNet(FEATURES, 8, CLASSES, p=0.5)
 
 
 def frozen_bn_net():

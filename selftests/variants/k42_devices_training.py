@@ -1,5 +1,6 @@
 """Classic wrong answers and other correct idioms for k42_devices_training."""
 
+import contextlib
 import copy
 
 import torch
@@ -20,10 +21,12 @@ def _restore(modes):
         module.training = mode
 
 
-def _predict(model, loader, move):
+def _predict(model, loader, move, no_grad=True):
+    """Predictions as the contract makes them, each batch moved by ``move``: in evaluation mode
+    under no_grad, each submodule's mode put back; ``no_grad=False`` lets autograd record."""
     modes = _modes(model)
     model.eval()
-    with torch.no_grad():
+    with torch.no_grad() if no_grad else contextlib.nullcontext():
         predictions = [model(move(x)).argmax(dim=1) for x, _ in loader]
     _restore(modes)
     return torch.cat(predictions)
@@ -65,11 +68,7 @@ def leaves_evaluation_mode_on(model, loader):
 @wrong("predict_classes", "graph")
 def predicts_under_autograd(model, loader):
     device = next(model.parameters()).device
-    modes = _modes(model)
-    model.eval()
-    predictions = [model(x.to(device)).argmax(dim=1) for x, _ in loader]
-    _restore(modes)
-    return torch.cat(predictions)
+    return _predict(model, loader, lambda x: x.to(device), no_grad=False)
 
 
 @wrong("predict_classes", "MIXED", "top module's mode")
