@@ -12,7 +12,8 @@ predict_classes gets models on the test device (cpu, meta, a GPU), in training m
 module's dropout, its mask keyed by the input batch as in k41), in evaluation mode, and (label
 `mixed_modes`) in training mode with its batch norm frozen in evaluation mode, as in k19: the
 predictions (their values on the CPU, their dtype, shape and device everywhere), the caller's model
-afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
+afterwards (`caller`: its mode) and probes `graph_during_evaluation` and `grad_mode` (autograd still
+recording after the call: torch.set_grad_enabled(False) left behind switches it off for the caller).
 
 train_on_device gets a model on the CPU and the test device: judged as a procedure (aspect
 `procedure`: per-epoch losses and the model's final parameters against the reference's own run), the
@@ -24,7 +25,7 @@ stale .grad and one handed in in evaluation mode are among the cases. It is not 
 confusion_matrix gets the same models and loaders as predict_classes and a number of classes (in
 the cases labelled `absent_class`, more than the model predicts and the labels hold): the counts
 (values, int64, shape, and on a GPU that they are on the CPU), the caller's model afterwards and
-probe `graph_during_evaluation`; `device_mix` for a count made on the default device that meets
+probes `graph_during_evaluation` and `grad_mode`; `device_mix` for a count made on the default device that meets
 the model's predictions, or labels left there. It is not run on meta: the counts, read on the CPU,
 have no values there.
 
@@ -48,6 +49,7 @@ from torch.utils.data import DataLoader, Dataset
 from kata_harness.spec import (
     BASIC,
     DEVICE,
+    GRAD_MODE,
     GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     SGD,
@@ -216,7 +218,7 @@ KATA = Kata("k42_devices_training", [
         Case(model(frozen_bn_net), loader(8, 4, shuffle=False), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5, shuffle=False), label="dropout", hidden=True),
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "meta", "cuda"),
-        probes=(GRAPH_DURING_EVALUATION,)),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
     Function("train_on_device", [
         Case(model(linear, device=CPU), loader(12, 4), 0.5, 1, DEVICE),   # three equal batches
         Case(model(mlp, device=CPU), loader(10, 4), 0.3, 2, DEVICE, label="short_last_batch"),
@@ -242,5 +244,6 @@ KATA = Kata("k42_devices_training", [
         Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), CLASSES, label="dropout"),
         Case(model(frozen_bn_net), loader(9, 4, shuffle=False), CLASSES, label="mixed_modes"),
         Case(model(mlp), loader(12, 5, shuffle=False), CLASSES + 1, label="absent_class", hidden=True),
-    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"), probes=(GRAPH_DURING_EVALUATION,)),
+    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

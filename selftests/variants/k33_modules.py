@@ -131,7 +131,7 @@ def always_leaves_frozen_ones_out(model, trainable_only=False):
     return sum(p.numel() for p in model.parameters() if p.requires_grad)
 
 
-@wrong("count_parameters", "requires_grad alone", ".grad is None")
+@wrong("count_parameters", "requires_grad alone", "a gradient appears only")
 def counts_those_with_a_grad(model, trainable_only=False):
     return sum(p.numel() for p in model.parameters() if not trainable_only or p.grad is not None)
 
