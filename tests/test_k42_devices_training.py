@@ -20,7 +20,8 @@ train_on_device gets a model on the CPU and the test device: judged as a procedu
 losses as Python floats, probe `graphs_kept`, the caller's model afterwards, and `device_mix` for a
 batch or labels left on the default device. The first case has three equal batches (a running
 total of loss tensors shows there, before the short last batch of the second); a model with a
-stale .grad and one handed in in evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
+stale .grad, one handed in in evaluation mode and (label `frozen_layer`) one whose first layer is
+frozen are among the cases. It is not run on meta: a loss on meta has no value to take.
 
 confusion_matrix gets the same models and loaders as predict_classes and a number of classes (in
 the cases labelled `absent_class`, more than the model predicts and the labels hold): the counts
@@ -60,6 +61,7 @@ from kata_harness.spec import (
     Kata,
     Probe,
     custom,
+    frozen,
     input_key,
     module,
     stale_grads,
@@ -225,6 +227,7 @@ KATA = Kata("k42_devices_training", [
         Case(tracked(stale_grads(module(linear, device=CPU))), loader(6, 3), 0.5, 1, DEVICE, label="stale_grads"),
         Case(model(dropout_net, device=CPU, train=False), loader(11, 4), 0.3, 2, DEVICE, label="came_in_eval_mode"),
         Case(model(mlp, device=CPU), loader(7, 3), 0.2, 1, DEVICE, calls=2),
+        Case(tracked(frozen(module(mlp, device=CPU), "0")), loader(8, 4), 0.3, 2, DEVICE, label="frozen_layer"),
         Case(model(mlp, device=CPU), loader(12, 5), 0.4, 2, DEVICE, hidden=True),
     ], aspects=BASIC + ("caller", "procedure", "device_mix"), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6,
         timeout=20, probes=(GRAPHS_KEPT,)),

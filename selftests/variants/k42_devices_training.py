@@ -415,7 +415,8 @@ def updates_by_hand(model, loader, lr, epochs, device):
             loss.backward()
             with torch.no_grad():
                 for p in model.parameters():
-                    p -= lr * p.grad
+                    if p.grad is not None:   # a frozen parameter gets none
+                        p -= lr * p.grad
             total += loss.item() * labels.shape[0]
             count += labels.shape[0]
         losses.append(total / count)
@@ -485,3 +486,29 @@ def multiplies_one_hot_matrices(model, loader, classes):
                 counts += F.one_hot(labels.to(device), classes).T @ F.one_hot(predicted, classes)
         return counts.to("cpu")
     return _evaluate(model, body)
+
+
+@wrong("train_on_device", "frozen", "requires_grad flags")
+def unfreezes_the_model(model, loader, lr, epochs, device):
+    model.to(device).requires_grad_(True)   # "to be sure it trains": the caller's frozen layer trains too
+    return _train(model, loader, lr, epochs, lambda x, labels: (x.to(device), labels.to(device)))
+
+
+@right("train_on_device")
+def optimizes_the_trainable_parameters_only(model, loader, lr, epochs, device):
+    model.to(device)
+    optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr)
+    model.train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for x, labels in loader:
+            x, labels = x.to(device), labels.to(device)
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), labels)
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(labels)
+            count += len(labels)
+        losses.append(total / count)
+    return losses
