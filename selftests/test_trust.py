@@ -274,3 +274,160 @@ def test_student_files_beside_grade_py_never_run_in_the_grader(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["score"] == 0
     assert not ran.exists()
+
+
+# A learner's own grade, attacked from inside its function: exceptions and results that lie about
+# themselves when the grader reads them, and messages that would forge the printed report. Each is
+# appended to a kata of the reference (``__function__`` is the function it replaces, ``_honest`` the
+# reference's own); each must fail with a message that says what the learner's code did, never a
+# frame of the harness, and cost its function alone. name: (kata, function, code, words the message shows).
+UNREADABLE = "<exception str() failed>"
+TRICKS = {
+    "exception_str_and_repr_raise": ("k01_creation", "filled", """
+        class Odd(Exception):
+            def __str__(self): raise RuntimeError("no str")
+            def __repr__(self): raise RuntimeError("no repr")
+        def __function__(*args, **kwargs):
+            raise Odd()
+    """, ["Odd", UNREADABLE]),
+    "exception_str_hangs": ("k03_dtypes", "class_loss", """
+        class Slow(Exception):
+            def __str__(self):
+                while True:
+                    pass
+        def __function__(*args, **kwargs):
+            raise Slow()
+    """, ["3 s"]),
+    "exception_class_lies_about_its_name": ("k04_promotion", "weighted_sum", """
+        class Liar(type):
+            __name__ = property(lambda cls: 1 / 0)
+            __mro__ = property(lambda cls: 1 / 0)
+        class Odd(Exception, metaclass=Liar):
+            pass
+        def __function__(*args, **kwargs):
+            raise Odd("the real message")
+    """, ["Odd: the real message"]),
+    "result_class_lies_about_its_name": ("k13_numpy_bridge", "numpy_snapshot", """
+        class Liar(type):
+            __name__ = property(lambda cls: 1 / 0)
+            __mro__ = property(lambda cls: 1 / 0)
+        class Odd(metaclass=Liar):
+            pass
+        def __function__(*args, **kwargs):
+            return Odd()
+    """, ["ZeroDivisionError"]),
+    "result_key_repr_raises": ("k16_leaves", "trainable", """
+        class Key:
+            def __repr__(self): raise RuntimeError("no repr")
+            def __hash__(self): return 1
+        def __function__(*args, **kwargs):
+            return {Key(): 1}
+    """, ["RuntimeError: no repr"]),
+    "exception_str_raises_at_import": ("k15_bmi", "bmi_report", """
+        class Odd(Exception):
+            def __str__(self): raise RuntimeError("no str")
+        raise Odd()
+    """, ["Odd", UNREADABLE]),
+    "warning_str_raises": ("k14_numpy_strides", "tensor_from_flipped", """
+        import warnings
+        class Odd(UserWarning):
+            def __str__(self): raise RuntimeError("no str")
+        def __function__(*args, **kwargs):
+            warnings.warn(Odd())
+            return _honest(*args, **kwargs)
+    """, ["RuntimeError: no str"]),
+    "result_is_a_generator": ("k06_clone_view", "clipped", """
+        def __function__(*args, **kwargs):
+            yield _honest(*args, **kwargs)
+    """, ["generator"]),
+    "result_class_says_it_is_a_tensor": ("k07_indexing", "zero_rows_", """
+        import torch
+        class Fake:
+            def __init__(self, inner): self._inner = inner
+            __class__ = property(lambda self: torch.Tensor)
+            def __getattr__(self, name): return getattr(self._inner, name)
+        def __function__(*args, **kwargs):
+            return Fake(_honest(*args, **kwargs))
+    """, ["Fake"]),
+    "result_changes_on_a_second_look": ("k09_contiguity", "merge_heads", """
+        class Shifty(list):
+            looks = 0
+            def __iter__(self):
+                Shifty.looks += 1
+                return iter([]) if Shifty.looks > 1 else super().__iter__()
+        def __function__(*args, **kwargs):
+            return Shifty(_honest(*args, **kwargs).tolist())
+    """, ["Shifty"]),
+    "tensor_subclass_with_torch_dispatch": ("k12_joining", "stack_samples", """
+        import torch
+        from torch.utils._pytree import tree_map
+        class Wrapper(torch.Tensor):
+            @staticmethod
+            def __new__(cls, inner):
+                return torch.Tensor._make_wrapper_subclass(cls, inner.shape, dtype=inner.dtype, device=inner.device)
+            def __init__(self, inner):
+                self.inner = inner
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                unwrap = lambda value: value.inner if isinstance(value, Wrapper) else value
+                return func(*tree_map(unwrap, args), **tree_map(unwrap, kwargs or {}))
+        def __function__(*args, **kwargs):
+            return Wrapper(_honest(*args, **kwargs))
+    """, ["Wrapper"]),
+    "atexit_hook_and_signal_handlers": ("k11_broadcasting", "normalize_rows", """
+        import atexit, json, os, signal
+        def _forge():   # after the job: every kata of the curriculum passed, on every descriptor
+            for fd in range(40):
+                for kata, names in __katas__.items():
+                    for name in names:
+                        line = {"event": "observed", "kata": kata, "function": name, "observations": {}}
+                        try:
+                            os.write(fd, (json.dumps(line) + "\\n").encode())
+                        except OSError:
+                            pass
+        atexit.register(_forge)
+        for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGCHLD):
+            signal.signal(number, signal.SIG_IGN)
+        def __function__(*args, **kwargs):
+            raise SystemExit(0)
+    """, ["SystemExit"]),
+    "message_forges_the_report": ("k02_creation_traps", "class_counts", """
+        def __function__(*args, **kwargs):
+            raise ValueError("no\\x1b[2K\\x1b[1A\\r  ✓ class_counts  1/1\\nscore 151/151\\x1b[8m\\x07\\u202e\\x9b")
+    """, ["ValueError: no\\x1b[2K\\x1b[1A\\r", "\\x1b[8m\\x07\\u202e\\x9b"]),
+}
+SANDBOXED = MODES[0]   # the instructor's path where bubblewrap runs: the tricks test the observer, not the sandbox
+
+
+def test_every_trick_has_a_kata_of_its_own():
+    katas = [kata for kata, *_ in TRICKS.values()]
+    assert len(katas) == len(set(katas))
+
+
+def test_learner_code_that_lies_about_itself_fails_in_its_own_words(tmp_path):
+    """Each trick fails its function with a message naming what the learner's code did (never the
+    harness's frames, never "the grading process died"), and the rest of its kata still passes;
+    no character of a message can act on the terminal or log that shows it."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    every = {kata: [f.name for f in functions] for kata, functions in KATAS.items()}
+    for kata, function, code, _ in TRICKS.values():
+        target = solutions / f"{kata}.py"
+        trick = (textwrap.dedent(code).replace("__function__", function).replace("__katas__", repr(every)))
+        target.write_text(target.read_text() + f"\n_honest = {function}\n" + trick)
+    katas = sorted({kata for kata, *_ in TRICKS.values()})
+    done = graded_here(solutions, *katas, mode=SANDBOXED)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads(done.stdout)
+    graded, found = statuses(doc), functions(doc)
+    for name, (kata, function, _, words) in TRICKS.items():
+        entry = found[f"{kata}.{function}"]
+        assert entry["status"] != "passed", f"{name}: passed"
+        for word in words:
+            assert word in entry["message"], f"{name}: {word!r} not in {entry['message'][:600]!r}"
+        for harness in ("kata_harness", "grading process died", "Traceback"):
+            assert harness not in entry["message"], f"{name}: {entry['message'][:600]!r}"
+        assert not any(char in entry["message"] for char in "\x1b\r\x07\x9b\u202e"), f"{name}: {entry['message']!r}"
+    tricked = {f"{kata}.{function}" for kata, function, *_ in TRICKS.values()}
+    lost = {q: graded[q] for q in graded if q not in tricked and graded[q] != "passed"
+            and not q.startswith("k15_bmi.")}   # k15's trick is at import: its whole kata pays
+    assert not lost, lost
