@@ -21,14 +21,19 @@ import time
 
 import pytest
 
+from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import sandbox
 from kata_harness.layout import LAYOUT
+from kata_harness.outputs import feedback, gradebook
+from kata_harness.term import roster
 from selftests.attacks import MODES, graded_here, grading, marked_processes, marker
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
 
 KATAS = {kata.name: kata.functions for kata in load_curriculum(LAYOUT.curriculum)}
 K01 = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation"]
+KATAS_INFO = load_curriculum(LAYOUT.curriculum)
+FUNCTIONS = [f for kata in KATAS_INFO for f in kata.functions]
 K01_POINTS = {f.name: f.points for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation"}
 
 # The attacks use Linux process facts (/proc, fork, sessions); the judge they test is the same everywhere.
@@ -431,3 +436,64 @@ def test_learner_code_that_lies_about_itself_fails_in_its_own_words(tmp_path):
     lost = {q: graded[q] for q in graded if q not in tricked and graded[q] != "passed"
             and not q.startswith("k15_bmi.")}   # k15's trick is at import: its whole kata pays
     assert not lost, lost
+
+
+# --- a classmate's row, feedback file or roster identity, by a folder's name -------------------------
+
+def _folders(where, *names: bytes, files: dict | None = None) -> list:
+    """Submission folders of these (byte) names, each with a kata file of its own, as batch collects them."""
+    where.mkdir()
+    for name in names:
+        folder = where / os.fsdecode(name)
+        folder.mkdir()
+        (folder / "k01_creation.py").write_text(f"# {name!r}\n")
+    return batch.collect(where, {"k01_creation"})
+
+
+def test_a_folder_shown_like_a_classmates_takes_nothing_of_theirs(tmp_path):
+    """``b\\x01`` (a control character) is shown as the text ``b\\\\x01``, which is also a real folder's
+    name, and ``b\\\\x01 (1)`` is named like the number a clash would give: no folder is shown by
+    another's name, the two shown alike are refused by name, the third keeps its own."""
+    found = _folders(tmp_path / "class", b"b\x01", b"b\\x01", b"b\\x01 (1)", b"caf\xff", b"caf\\xff")
+    names = [s.name for s in found]
+    assert len(set(names)) == len(names)
+    by_name = {s.name: s for s in found}
+    assert by_name["b\\x01 (1)"].files == {"k01_creation.py": b"# b'b\\\\x01 (1)'\n"}   # its own file, under its own name
+    refused = [s for s in found if s.files is None]
+    assert len(refused) == 4 and all("refused" in s.notes[0] for s in refused), [(s.name, s.notes) for s in found]
+    assert "b\\x01" not in names and "caf\\xff" not in names   # a name two folders are shown by is nobody's
+    (tmp_path / "roster.csv").write_text("submission,student,email,id\nb\\x01 (1),Bea,bea@uni.example,S1\n")
+    rows = [{**batch.row_for(s, FUNCTIONS, None, LAYOUT), "score": 9} for s in found]
+    joined = roster.join(rows, roster.read_roster(tmp_path / "roster.csv"), FUNCTIONS)
+    assert [row["submission"] for row in joined if row.get("email")] == ["b\\x01 (1)"]
+
+
+def test_a_name_like_a_numbered_feedback_file_gets_its_own_file(tmp_path):
+    """Rows ``a/b`` and ``a_b`` make one file name, so each gets a number; the row really named
+    ``a_b (1)`` still gets ``a_b (1).md``, and names alike on macOS or Windows (case, Unicode form) are
+    numbered too."""
+    rows = [{**gradebook.row(name, [], FUNCTIONS, None), "score": score}
+            for score, name in enumerate(["a/b", "a_b", "a_b (1)", "Caf\u00e9", "cafe\u0301"])]
+    (tmp_path / "feedback").mkdir()
+    written = feedback.write_all(tmp_path / "feedback", rows, KATAS_INFO, "en")
+    assert written["a_b (1)"].name == "a_b (1).md"
+    assert written["a/b"].name not in ("a_b.md", "a_b (1).md") and written["a_b"].name not in ("a_b.md", "a_b (1).md")
+    assert len({path.name.casefold() for path in written.values()}) == len(rows)
+    assert {written["Caf\u00e9"].stem, written["cafe\u0301"].stem} == {"Caf\u00e9 (1)", "cafe\u0301 (2)"}
+    for row in rows:   # each file holds its own row
+        assert f"score {row['score']}/" in written[row["submission"]].read_text(encoding="utf-8")
+
+
+def test_a_linked_kata_file_or_folder_reads_nothing_of_a_classmate(tmp_path):
+    """A submission whose kata file, or whose katas/ folder, is a symbolic link to a classmate's:
+    nothing is read through either (the classmate's bytes are in no other row)."""
+    found = _folders(tmp_path / "class", b"victim", b"thief")
+    (tmp_path / "class" / "victim" / "k01_creation.py").write_text("SOLVED = True\n")
+    (tmp_path / "class" / "thief" / "k01_creation.py").unlink()
+    (tmp_path / "class" / "thief" / "k01_creation.py").symlink_to(tmp_path / "class" / "victim" / "k01_creation.py")
+    (tmp_path / "class" / "mole").mkdir()
+    (tmp_path / "class" / "mole" / "katas").symlink_to(tmp_path / "class" / "victim")
+    found = {s.name: s for s in batch.collect(tmp_path / "class", {"k01_creation"})}
+    assert found["victim"].files == {"k01_creation.py": b"SOLVED = True\n"}
+    assert not found["thief"].files and "symbolic link" in " ".join(found["thief"].notes)
+    assert found["mole"].files is None and "symbolic link" in " ".join(found["mole"].notes)
