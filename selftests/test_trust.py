@@ -21,9 +21,10 @@ import time
 
 import pytest
 
+from kata_harness import api
 from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
-from kata_harness.isolation import sandbox
+from kata_harness.isolation import channel, sandbox
 from kata_harness.layout import LAYOUT
 from kata_harness.outputs import feedback, gradebook
 from kata_harness.term import roster
@@ -497,3 +498,41 @@ def test_a_linked_kata_file_or_folder_reads_nothing_of_a_classmate(tmp_path):
     assert found["victim"].files == {"k01_creation.py": b"SOLVED = True\n"}
     assert not found["thief"].files and "symbolic link" in " ".join(found["thief"].notes)
     assert found["mole"].files is None and "symbolic link" in " ".join(found["mole"].notes)
+
+
+@pytest.mark.e2e
+def test_an_alarm_or_handler_a_kata_leaves_in_a_serial_child_reaches_no_later_kata(tmp_path, monkeypatch):
+    """Where katas share one warm child (macOS, Windows: ``channel.SerialChild``, here on Linux), a
+    kata that leaves an alarm going off every 50 ms with a handler that raises, and SIGTERM ignored,
+    retires that child: the katas after it are graded in a fresh one, with full marks (k01's own
+    functions may pay for its alarm)."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    target = solutions / "k01_creation.py"
+    target.write_text(target.read_text() + textwrap.dedent("""
+        import signal
+        def _alarm(*args):
+            raise RuntimeError("an alarm k01 left")
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+    """))
+    started = []
+    made = channel.Child.__init__
+
+    def counted(self, *args, **kwargs):
+        started.append(kwargs.get("serial"))
+        made(self, *args, **kwargs)
+
+    monkeypatch.setattr(channel.Child, "__init__", counted)
+
+    def serial(folder, *, sandboxed, project):
+        return channel.SerialChild(sandboxed=sandboxed, solutions=(folder,), project=project)
+
+    katas = ["k01", "k02", "k03", "k04", "k06", "k07"]
+    run = api.settle(katas, solutions=solutions, sandboxed=False, processes=api.Processes(lanes=serial),
+                     against="answer-key", function_timeout=10)
+    doc = api.grade_submission(run).doc
+    assert len(started) >= 2 and all(started)   # the child k01 ran in graded nothing after it
+    lost = {q: f["message"][:200] for q, f in functions(doc).items()
+            if f["status"] != "passed" and not q.startswith("k01_")}   # k01 may pay for its own alarm
+    assert not lost, lost
