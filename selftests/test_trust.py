@@ -30,6 +30,7 @@ from kata_harness.outputs import feedback, gradebook
 from kata_harness.term import roster
 from selftests.attacks import MODES, graded_here, grading, marked_processes, marker
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
+from selftests.warm import grade_here
 
 KATAS = {kata.name: kata.functions for kata in load_curriculum(LAYOUT.curriculum)}
 K01 = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions if f.kata == "k01_creation"]
@@ -536,3 +537,36 @@ def test_an_alarm_or_handler_a_kata_leaves_in_a_serial_child_reaches_no_later_ka
     lost = {q: f["message"][:200] for q, f in functions(doc).items()
             if f["status"] != "passed" and not q.startswith("k01_")}   # k01 may pay for its own alarm
     assert not lost, lost
+
+
+def test_a_message_no_utf8_file_can_hold_breaks_no_format_and_no_classmates_feedback(tmp_path):
+    """Lone surrogates in what a function raises and prints (``"\\udcff"``: Python keeps them in a str,
+    no UTF-8 stream or file can hold one): every format of grade.py is printed, and a batch writes the
+    gradebook, every student's feedback and the report, the classmate graded beside it in full."""
+    sneaky = textwrap.dedent("""
+        def filled(shape, value):
+            print("printed \\udcff")
+            raise ValueError("lone \\udcff surrogate \\ud800")
+    """)
+    solutions = tmp_path / "katas"
+    solutions.mkdir()
+    (solutions / "k01_creation.py").write_text((ROOT / "reference" / "k01_creation.py").read_text() + sneaky,
+                                               encoding="utf-8", errors="surrogatepass")
+    for output in ("json", "text", "classroom", "gradescope", "markdown"):
+        done = graded_here(solutions, "k01", "--format", output)
+        assert done.returncode == 0 and done.stdout, (output, done.stderr[-2000:])
+        assert "\\udcff" in done.stdout.replace("\\\\", "\\"), output
+    class_folder = tmp_path / "class"
+    for name, source in (("alice", ROOT / "reference" / "k01_creation.py"), ("mallory", solutions / "k01_creation.py")):
+        (class_folder / name).mkdir(parents=True)
+        shutil.copy(source, class_folder / name / "k01_creation.py")
+    book, folder = tmp_path / "book.json", tmp_path / "feedback"
+    done = grade_here("batch", str(class_folder), "--out", str(book), "--no-sandbox", "-j", "1", "--against",
+                      "answer-key", "--feedback", str(folder), "--report", str(tmp_path / "report.html"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = {row["submission"]: row for row in json.loads(book.read_text(encoding="utf-8"))}
+    assert rows["alice"]["functions"]["k01_creation.filled"]["status"] == "passed"
+    assert rows["mallory"]["functions"]["k01_creation.filled"]["status"] == "failed"
+    assert sorted(path.name for path in folder.iterdir()) == ["alice.html", "alice.md", "mallory.html", "mallory.md"]
+    assert "\\udcff" in (folder / "mallory.md").read_text(encoding="utf-8").replace("\\\\", "\\")
+    assert (tmp_path / "report.html").stat().st_size > 0

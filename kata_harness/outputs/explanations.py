@@ -28,8 +28,9 @@ IMPORTS = {
 UNRELATED_ERRORS = ("error.syntax", "error.import", "error.no_file")   # errors that no kata hint explains
 # Characters that would act on a terminal, a log viewer or an editor instead of being shown: every
 # control character but the line break and the tab (escape sequences, carriage return, backspace,
-# bell), and the marks that reorder what follows them (bidirectional overrides and isolates).
-_ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# bell), the marks that reorder what follows them (bidirectional overrides and isolates), the line
+# separators some viewers break lines at, and lone surrogates (no UTF-8 file or stream can hold one).
+_ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 
 
 def visible(text: str) -> str:
