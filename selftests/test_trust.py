@@ -570,3 +570,21 @@ def test_a_message_no_utf8_file_can_hold_breaks_no_format_and_no_classmates_feed
     assert sorted(path.name for path in folder.iterdir()) == ["alice.html", "alice.md", "mallory.html", "mallory.md"]
     assert "\\udcff" in (folder / "mallory.md").read_text(encoding="utf-8").replace("\\\\", "\\")
     assert (tmp_path / "report.html").stat().st_size > 0
+
+
+def test_folders_named_like_options_paths_or_devices_are_each_their_own_row_and_file(tmp_path):
+    """Folder names a shell, Windows or a browser gives meaning to: each is collected with its own
+    file, and its feedback stays inside the folder, in a file of its own that holds its own row."""
+    odd = [b"-rf", b"--out=x", b"a\nb", b"CON", b"con.txt", b"\xff\xfe", b"x" * 255, b"index.html", b" ", b"_"]
+    found = _folders(tmp_path / "class", *odd)
+    assert len(found) == len(odd) and all(s.files for s in found), [(s.name, s.notes) for s in found]
+    for submission in found:   # each folder's own bytes
+        assert list(submission.files.values())[0].startswith(b"# b")
+    rows = [{**batch.row_for(s, FUNCTIONS, None, LAYOUT), "score": n} for n, s in enumerate(found)]
+    (tmp_path / "feedback").mkdir()
+    written = feedback.write_all(tmp_path / "feedback", rows, KATAS_INFO, "en")
+    assert {path.parent for path in written.values()} == {tmp_path / "feedback"}
+    assert len({path.name.casefold() for path in written.values()}) == len(rows)
+    assert len(list((tmp_path / "feedback").iterdir())) == 2 * len(rows)
+    for row in rows:
+        assert f"score {row['score']}/" in written[row["submission"]].read_text(encoding="utf-8")
