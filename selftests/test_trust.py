@@ -593,3 +593,20 @@ def test_folders_named_like_options_paths_or_devices_are_each_their_own_row_and_
     assert len(list((tmp_path / "feedback").iterdir())) == 2 * len(rows)
     for row in rows:
         assert f"score {row['score']}/" in written[row["submission"]].read_text(encoding="utf-8")
+
+
+def test_a_kata_file_that_is_a_link_to_dev_zero_or_a_fifo_still_gets_the_reporters_result(tmp_path):
+    """The reporter's result names the line of each function's ``def``, read from the learner's
+    file in the parent: a kata file that is a link to ``/dev/zero`` (which a repository can hold)
+    or a FIFO must cost its kata only, never the result (it took all the parent's memory)."""
+    solutions = solutions_from_reference(tmp_path / "katas")
+    (solutions / "k01_creation.py").unlink()
+    (solutions / "k01_creation.py").symlink_to("/dev/zero")
+    (solutions / "k02_creation_traps.py").unlink()
+    os.mkfifo(solutions / "k02_creation_traps.py")
+    done = graded_here(solutions, "k01", "k02", "k04", "--format", "classroom")
+    assert done.returncode == 0, done.stderr[-2000:]
+    tests = json.loads(done.stdout)["tests"]
+    passed = {test["name"].split(" ")[0] for test in tests if test["status"] == "pass"}
+    assert not any(name.startswith(("k01", "k02")) for name in passed), passed
+    assert any(name.startswith("k04") for name in passed), passed
