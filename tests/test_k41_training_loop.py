@@ -21,7 +21,9 @@ from a generator seeded by the model's input batch (as in k31), so that
 the masks do not depend on how many random numbers anyone else drew.
 
 evaluate gets loaders with a short last batch and models with dropout that come in in training mode
-and in evaluation mode: (loss, accuracy) against the reference's, the caller's model afterwards,
+and in evaluation mode, and (label `mixed_modes`) a model in training mode with its batch norm frozen
+in evaluation mode, as in k19 and k42: (loss, accuracy) against the reference's, the caller's model
+afterwards (`caller`: every submodule's mode),
 probe `graph_during_evaluation` and probe `grad_mode` (autograd recording again after the call).
 """
 
@@ -98,6 +100,14 @@ def dropout_net():
     return DropoutNet()
 
 
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(FEATURES, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, CLASSES))
+    net.train()
+    net[1].eval()
+    return net
+
+
 def training_mode(call):
     """Whether every forward pass of the model ran in training mode."""
     record = graph_record(call.args[0])
@@ -129,6 +139,7 @@ KATA = Kata("k41_training_loop", [
         Case(model(dropout_net, train=True), loader(9, 4), label="dropout"),
         Case(model(dropout_net, train=False), loader(11, 3), label="came_in_eval_mode"),
         Case(model(mlp), loader(7, 2)),
+        Case(model(frozen_bn_net), loader(9, 4), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5), label="dropout", hidden=True),
     ], aspects=("shape", "dtype", "values", "container", "caller"), rtol=1e-5, atol=1e-6,
         probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),

@@ -92,25 +92,40 @@ def builds_graphs(model, loader):
 
 @right("evaluate_mse")
 def weighted_batch_means(model, loader):
-    mode = model.training
+    flags = [(m, m.training) for m in model.modules()]
     model.train(False)
     try:
         with torch.inference_mode():
             pairs = [(F.mse_loss(model(x), y).item(), y.numel()) for x, y in loader]
     finally:
-        model.train(mode)
+        for m, flag in flags:   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
     return sum(loss * n for loss, n in pairs) / sum(n for _, n in pairs)
 
 
 @right("evaluate_mse")
 def all_at_once(model, loader):
-    mode = model.training
+    modes = {m: m.training for m in model.modules()}
     model.eval()
     with torch.no_grad():
         predictions, targets = zip(*[(model(x), y) for x, y in loader])
         error = F.mse_loss(torch.cat(predictions), torch.cat(targets)).item()
-    model.train(mode)
+    for m, mode in modes.items():
+        m.train(mode)
     return float(error)
+
+
+@wrong("evaluate_mse", "MIXED", "top module's mode", "§2.5")
+def restores_one_mode_for_the_whole_model(model, loader):
+    was_training = model.training
+    model.eval()
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            total += F.mse_loss(model(x), y, reduction="sum").item()
+            count += y.numel()
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return total / count
 
 
 @wrong("evaluate_mse", "autograd off", "left it off")

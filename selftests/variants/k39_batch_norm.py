@@ -21,15 +21,35 @@ def leaves_eval_mode_on(model, x, y):
         return F.mse_loss(model(x), y).item()
 
 
+def _modes(model):
+    return {m: m.training for m in model.modules()}
+
+
+def _restore(modes):
+    for m, mode in modes.items():
+        m.training = mode
+
+
 @right("validation_mse")
 def restores_in_finally(model, x, y):
-    mode = model.training
+    flags = [(m, m.training) for m in model.modules()]
     model.train(False)
     try:
         with torch.inference_mode():
             return float(((model(x) - y) ** 2).mean())
     finally:
-        model.train(mode)
+        for m, flag in flags:   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
+
+
+@wrong("validation_mse", "MIXED", "top module's mode", "§5.1")
+def restores_one_mode_for_the_whole_model(model, x, y):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        error = F.mse_loss(model(x), y).item()
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return error
 
 
 @right("validation_mse")
@@ -71,22 +91,32 @@ def keeps_the_graph(model, sample):
 
 @right("predict_one")
 def reshaped_batch(model, sample):
-    mode = model.training
+    modes = _modes(model)
     model.eval()
     with torch.no_grad():
         output = model(sample.reshape(1, -1)).reshape(-1)
-    model.train(mode)
+    _restore(modes)
     return output
 
 
 @right("predict_one")
 def stacked_and_detached(model, sample):
-    mode = model.training
+    modes = _modes(model)
     try:
         model.eval()
         return model(torch.stack([sample]))[0].detach()
     finally:
-        model.train(mode)
+        _restore(modes)
+
+
+@wrong("predict_one", "MIXED", "top module's mode", "§5.2")
+def restores_one_mode_for_the_whole_prediction(model, sample):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        output = model(sample.unsqueeze(0)).squeeze(0)
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return output
 
 
 @wrong("validation_mse", "built a graph", "autograd records")

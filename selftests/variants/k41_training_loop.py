@@ -127,7 +127,7 @@ def log_softmax_and_nll_counting_the_dataset(model, loader, lr, epochs):
 
 
 def _evaluate(model, loader, eval_mode=True, restore=True, no_grad=True, per_sample=True):
-    mode = model.training
+    modes = {m: m.training for m in model.modules()}
     if eval_mode:
         model.eval()
     total, correct, count, means, accuracies = 0.0, 0, 0, [], []
@@ -142,7 +142,8 @@ def _evaluate(model, loader, eval_mode=True, restore=True, no_grad=True, per_sam
             means.append(loss.item())
             accuracies.append(hits / len(labels))
     if restore:
-        model.train(mode)
+        for m, mode in modes.items():
+            m.training = mode
     if per_sample:
         return total / count, correct / count
     return sum(means) / len(means), sum(accuracies) / len(accuracies)
@@ -158,6 +159,21 @@ def mode_not_restored(model, loader):
     return _evaluate(model, loader, restore=False)
 
 
+@wrong("evaluate", "MIXED", "top module's mode", "§7.2")
+def restores_one_mode_for_the_whole_model(model, loader):
+    was_training = model.training
+    model.eval()
+    total, correct, count = 0.0, 0, 0
+    with torch.no_grad():
+        for x, labels in loader:
+            logits = model(x)
+            total += F.cross_entropy(logits, labels, reduction="sum").item()
+            correct += int((logits.argmax(dim=1) == labels).sum())
+            count += len(labels)
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return total / count, correct / count
+
+
 @wrong("evaluate", "short", "mean of the batch means")
 def mean_of_batch_means_in_evaluation(model, loader):
     return _evaluate(model, loader, per_sample=False)
@@ -170,7 +186,7 @@ def evaluates_with_a_graph(model, loader):
 
 @right("evaluate")
 def per_sample_losses_in_inference_mode(model, loader):
-    was_training = model.training
+    modes = [(m, m.training) for m in model.modules()]
     model.eval()
     losses, hits = [], []
     with torch.inference_mode():
@@ -178,19 +194,21 @@ def per_sample_losses_in_inference_mode(model, loader):
             logits = model(x)
             losses.append(F.cross_entropy(logits, labels, reduction="none"))
             hits.append(logits.max(dim=-1).indices == labels)
-    model.train(was_training)
+    for m, mode in modes:
+        m.training = mode
     return float(torch.cat(losses).mean()), float(torch.cat(hits).double().mean())
 
 
 @right("evaluate")
 def restores_in_finally(model, loader):
-    mode = model.training
+    flags = {m: m.training for m in model.modules()}
     model.train(False)
     try:
         with torch.no_grad():
             batches = [(model(x), labels) for x, labels in loader]
     finally:
-        model.train(mode)
+        for m, flag in flags.items():   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
     logits = torch.cat([b[0] for b in batches])
     labels = torch.cat([b[1] for b in batches])
     return nn.CrossEntropyLoss()(logits, labels).item(), (logits.argmax(1) == labels).float().mean().item()
