@@ -42,6 +42,11 @@ OUTPUT_LIMIT = 2000          # characters of printed output kept per call
 # Global state
 
 
+# The global generators' seed before every call: not 0, nor any seed a learner would write, so that a
+# function that reseeds the caller's generator with ``torch.manual_seed(0)`` leaves a state that differs.
+CALL_SEED = 2_718_281_828
+
+
 def reset_global_state() -> None:
     """Put torch, NumPy and Python back into a known state before every call, so that what one
     function (or one learner's experiment) set cannot leak into the next."""
@@ -56,9 +61,9 @@ def reset_global_state() -> None:
         torch._C._set_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
-    seeding.manual_seed(0)
-    random.seed(0)
-    np.random.seed(0)
+    seeding.manual_seed(CALL_SEED)
+    random.seed(CALL_SEED)
+    np.random.seed(CALL_SEED)
     cast(list, warnings.filters)[:] = _WARNING_FILTERS   # a list, which the stubs declare a Sequence
 
 
