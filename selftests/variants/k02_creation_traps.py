@@ -71,6 +71,12 @@ def dice_global_seed(n, seed):
     return torch.randint(1, 7, (n,))
 
 
+@wrong("roll_dice", "global generator")
+def dice_resetting_the_callers_generator(n, seed):
+    torch.manual_seed(0)            # "to start clean": the caller's own random stream starts over
+    return torch.randint(1, 7, (n,), generator=torch.Generator().manual_seed(seed))
+
+
 @right("roll_dice")
 def dice_shifted(n, seed):
     return torch.randint(0, 6, (n,), generator=torch.Generator().manual_seed(seed)) + 1
