@@ -28,8 +28,10 @@ copy is thrown away, is told from ``x = x.to(device)``.
 Known limits: a module made inside the call (``nn.Linear(3, 1)``) is not followed (its parameters
 are made by ``nn.Parameter``); ``torch.device("cpu")`` cannot be told from ``x.device`` on a CPU,
 so ``.to(torch.device("cpu"))`` counts as a move to the inputs' device; a tensor made before the call
-(a module-level constant of the learner's) counts as on the inputs' device; and a 0-dim index on the
-inputs' device never counts (Python's indexing reads a 0-dim integer as a number).
+(a module-level constant of the learner's) counts as on the inputs' device, and so does one made by
+``torch.from_numpy``, which torch does not pass through a TorchFunctionMode (a case on meta or a GPU
+catches both); and a 0-dim index on the inputs' device never counts (Python's indexing reads a 0-dim
+integer as a number).
 """
 
 from __future__ import annotations
