@@ -46,6 +46,7 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from kata_harness import api, commands
+from kata_harness.commands import reset as reset_command
 from kata_harness.isolation import channel
 from kata_harness.layout import LAYOUT, ROOT, Layout
 
@@ -228,13 +229,31 @@ def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subproc
     ``env``: variables to set (None removes one). Only the commands that grade through a run's
     processes (``grade``, ``check``) or need no child at all (``hint``, ``reset``, a usage error)
     belong here."""
+    return _as_run(["grade.py", *args], lambda: commands.parse(list(args), time.monotonic()).run(processes=KEPT),
+                   env=env, cwd=cwd)
+
+
+def reset_here(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python grade.py reset ARGS`` of the project at ``root`` (a copy: reset writes its katas/
+    and .kata_backups/), run from ``root`` in this process, as ``gradekit.run`` returns it."""
+    def reset() -> int:
+        parsed = commands.parse(["reset", *args], time.monotonic())
+        assert parsed.name == "reset", parsed.name
+        return reset_command.reset(parsed.args, Layout(root))
+    return _as_run([str(root / "grade.py"), "reset", *args], reset, env=env, cwd=root)
+
+
+def _as_run(argv: list[str], command, *, env: dict | None, cwd: Path) -> subprocess.CompletedProcess:
+    """What ``command()`` (a subcommand's run, its exit status) prints and returns, run from
+    ``cwd`` with ``env``'s variables, as a finished ``argv`` process: a ``UsageError`` is printed
+    to stderr with its status, as grade.py prints it."""
     stdout, stderr = io.StringIO(), io.StringIO()
     here = Path.cwd()
     try:
         with environment(env), redirect_stdout(stdout), redirect_stderr(stderr):
             os.chdir(cwd)
             try:
-                status = commands.parse(list(args), time.monotonic()).run(processes=KEPT)
+                status = command()
             except commands.UsageError as error:
                 print(error, file=stderr)
                 status = error.status
@@ -242,4 +261,4 @@ def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subproc
                 status = leaving.code if isinstance(leaving.code, int) else 0
     finally:
         os.chdir(here)
-    return subprocess.CompletedProcess(["grade.py", *args], status, stdout.getvalue(), stderr.getvalue())
+    return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())
