@@ -16,8 +16,8 @@ mode. The first cases each let one pitfall alone fail first: one full batch for 
 loss itself can differ), a stale .grad on one batch (only clearing the gradients), three equal
 batches (only the graphs kept), one epoch with a short last batch (only the per-sample mean); then a
 model with dropout handed in in evaluation mode and in training mode, a frozen first layer, and the
-same model and loader twice in a row (calls=2). The dropout is this module's own, its mask drawn
-from a generator seeded by the model's input batch (as in k31), so that
+same model and loader twice in a row (calls=2). The model with dropout is the harness's
+`DropoutNet`, its mask drawn from a generator seeded by the model's input batch (as in k31), so that
 the masks do not depend on how many random numbers anyone else drew.
 
 evaluate gets loaders with a short last batch and models with dropout that come in in training mode
@@ -38,14 +38,13 @@ from kata_harness.spec import (
     GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     Case,
-    Dropout,
+    DropoutNet,
     Function,
     Kata,
     Probe,
     custom,
     frozen,
     graph_record,
-    input_key,
     module,
     stale_grads,
     tracked,
@@ -74,20 +73,6 @@ def loader(n, batch_size):
     return custom(build)
 
 
-class DropoutNet(nn.Module):
-    """Linear, ReLU, dropout (its mask keyed by the input batch), linear."""
-
-    def __init__(self):
-        super().__init__()
-        self.hidden = nn.Linear(FEATURES, 8)
-        self.dropout = Dropout(0.5)
-        self.out = nn.Linear(8, CLASSES)
-
-    def forward(self, x):
-        self.dropout.key = input_key(x)
-        return self.out(self.dropout(torch.relu(self.hidden(x))))
-
-
 def linear():
     return nn.Linear(FEATURES, CLASSES)
 
@@ -97,7 +82,7 @@ def mlp():
 
 
 def dropout_net():
-    return DropoutNet()
+    return DropoutNet(FEATURES, 8, CLASSES, p=0.5)
 
 
 def frozen_bn_net():

@@ -465,6 +465,10 @@ MESSAGES = {
         "en": "whether autograd records after the call (torch.is_grad_enabled())",
         "zh": "调用之后自动求导是否仍在记录，即 torch.is_grad_enabled() 的值",
     },
+    "probe.default_device": {
+        "en": "the device torch makes tensors on by default after the call (torch.get_default_device())",
+        "zh": "调用之后 torch 默认在哪个设备上创建张量（torch.get_default_device()）",
+    },
     "probe.deterministic": {
         "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",
         "zh": "调用之后确定性算法是否开着（torch.are_deterministic_algorithms_enabled()）",
