@@ -26,7 +26,7 @@ from kata_harness.batch import engine as batch
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel, sandbox
 from kata_harness.layout import LAYOUT
-from kata_harness.outputs import feedback, gradebook
+from kata_harness.outputs import feedback, gradebook, official
 from kata_harness.term import roster
 from selftests.attacks import MODES, graded_here, grading, marked_processes, marker
 from selftests.gradekit import ROOT, functions, solutions_from_reference, statuses
@@ -595,18 +595,23 @@ def test_folders_named_like_options_paths_or_devices_are_each_their_own_row_and_
         assert f"score {row['score']}/" in written[row["submission"]].read_text(encoding="utf-8")
 
 
-def test_a_kata_file_that_is_a_link_to_dev_zero_or_a_fifo_still_gets_the_reporters_result(tmp_path):
+def test_a_kata_file_that_is_a_link_or_a_fifo_still_gets_the_reporters_result(tmp_path):
     """The reporter's result names the line of each function's ``def``, read from the learner's
-    file in the parent: a kata file that is a link to ``/dev/zero`` (which a repository can hold)
-    or a FIFO must cost its kata only, never the result (it took all the parent's memory)."""
+    file in the parent: a kata file that is a FIFO must cost its kata only, never the result, and a
+    link (which a repository can hold: one to ``/dev/zero`` took all the parent's memory) is not
+    followed."""
     solutions = solutions_from_reference(tmp_path / "katas")
-    (solutions / "k01_creation.py").unlink()
-    (solutions / "k01_creation.py").symlink_to("/dev/zero")
     (solutions / "k02_creation_traps.py").unlink()
     os.mkfifo(solutions / "k02_creation_traps.py")
-    done = graded_here(solutions, "k01", "k02", "k04", "--format", "classroom")
+    done = graded_here(solutions, "k02", "k04", "--format", "classroom")
     assert done.returncode == 0, done.stderr[-2000:]
     tests = json.loads(done.stdout)["tests"]
     passed = {test["name"].split(" ")[0] for test in tests if test["status"] == "pass"}
-    assert not any(name.startswith(("k01", "k02")) for name in passed), passed
+    assert not any(name.startswith("k02") for name in passed), passed
     assert any(name.startswith("k04") for name in passed), passed
+    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere.write_text("\n\n\n\ndef filled(shape, value):\n    pass\n")
+    (solutions / "k01_creation.py").unlink()
+    (solutions / "k01_creation.py").symlink_to(elsewhere)
+    filled = next(f for f in FUNCTIONS if f.qualified == "k01_creation.filled")
+    assert official._line_of(solutions, filled) == 1   # not 5: the link is not read
