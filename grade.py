@@ -14,7 +14,8 @@
     python grade.py check                  kata author: every kata complete and consistent
     python grade.py --help                 every command; `python grade.py COMMAND --help`: its options
 
-SELECTOR is a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias).
+SELECTOR is a lesson (lesson2, autograd), a kata (k05_devices, k05, devices) or a function
+(k05_devices.add_bias, add_bias).
 Learner code runs in a child process; this process only reads the results and keeps the score.
 This file is only the bootstrap: the command line is ``kata_harness/commands/``, one module per
 command (the parser in its ``__init__``).

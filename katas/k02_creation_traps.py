@@ -13,21 +13,23 @@ import torch
 
 def class_counts(labels: torch.Tensor, num_classes: int) -> torch.Tensor:
     """How often each class id 0 .. num_classes - 1 occurs in the 1-D int64 tensor `labels`, as a
-    float32 tensor of shape (num_classes,) (0 for a class that never occurs).
+    float32 tensor of shape (num_classes,) (0 for a class that never occurs), on the device of
+    `labels` (a GPU, say).
 
     Pitfall: `torch.empty(num_classes)` hands out memory WITHOUT setting it: adding counts to it
     (`index_add_`, `+=`) adds them to whatever happened to be there. On your machine that is
     often 0, so the bug hides; the checks run your function with deterministic algorithms
     switched on (`torch.use_deterministic_algorithms`), and then PyTorch fills such float memory
-    with NaN.
+    with NaN. And counts made without `device=` are on the CPU, where GPU labels cannot meet them.
     Example: class_counts(torch.tensor([0, 2, 2]), 4) -> tensor([1., 0., 2., 0.])
     Lesson (docs/lesson.md): §3.5
 
     统计一维 int64 张量 `labels` 中每个类别编号 0 .. num_classes - 1 出现的次数，返回形状为
-    (num_classes,) 的 float32 张量（从未出现的类别为 0）。
+    (num_classes,) 的 float32 张量（从未出现的类别为 0），放在 `labels` 所在的设备上（比如 GPU）。
     陷阱：`torch.empty(num_classes)` 给出的内存“没有初始化”：往里面累加计数（`index_add_`、`+=`）
     就是加到内存里原有的随便什么值上。在你的机器上那往往是 0，于是问题被掩盖了；检查时会打开确定性算法
     （`torch.use_deterministic_algorithms`）再运行你的函数，这时 PyTorch 会把这样的浮点内存填成 NaN。
+    另外，不带 `device=` 创建的计数在 CPU 上，GPU 上的标签无法和它们一起运算。
     示例：class_counts(torch.tensor([0, 2, 2]), 4) -> tensor([1., 0., 2., 0.])
     讲义（docs/lesson.zh.md）：§3.5
     """

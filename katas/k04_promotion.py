@@ -63,22 +63,25 @@ def weighted_sum(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
 def standardize(x: torch.Tensor, mean: np.ndarray, std: np.ndarray) -> torch.Tensor:
     """`(x - mean) / std` for the float32 features `x` (N, D) and per-feature statistics
     `mean`, `std` given as float64 NumPy arrays of shape (D,) (as NumPy computes them over a
-    dataset). The result stays float32, like `x`, ready for a float32 model.
+    dataset). The result stays float32, like `x`, and on x's device (a GPU, say), ready for a
+    float32 model.
 
     Pitfall: two floating-point tensors that both have dimensions promote to the wider dtype, so float32 minus
     a float64 tensor is float64 (`torch.from_numpy(mean)` is float64, and so is `x - mean` with
     the NumPy array itself). The model then fails later with "mat1 and mat2 must have the same
-    dtype". Convert the statistics to x's dtype first.
+    dtype". Convert the statistics to x's dtype first; and NumPy's arrays become CPU tensors, which
+    an `x` on a GPU refuses to meet.
     Example: standardize(torch.tensor([[2.0, 10.0]]), np.array([1.0, 5.0]), np.array([1.0, 5.0]))
              -> tensor([[1., 1.]]) (float32)
     Lesson (docs/lesson.md): §4.3
 
     对 float32 特征 `x`（N, D）计算 `(x - mean) / std`，其中每个特征的统计量 `mean`、`std` 是形状为 (D,)
     的 float64 NumPy 数组（就像用 NumPy 在整个数据集上算出来的那样）。结果要和 `x` 一样保持 float32，
-    以便直接送进 float32 的模型。
+    并且在 x 所在的设备上（比如 GPU），以便直接送进 float32 的模型。
     陷阱：两个都带维度的浮点张量做运算时会提升到更宽的 dtype，所以 float32 减去 float64 张量得到的是
     float64（`torch.from_numpy(mean)` 是 float64，直接用 NumPy 数组写 `x - mean` 也一样）。之后模型就会报错
-    "mat1 and mat2 must have the same dtype"。请先把统计量转换成 x 的 dtype。
+    "mat1 and mat2 must have the same dtype"。请先把统计量转换成 x 的 dtype；另外，NumPy 数组变成的是 CPU
+    张量，GPU 上的 `x` 无法和它们一起运算。
     示例：standardize(torch.tensor([[2.0, 10.0]]), np.array([1.0, 5.0]), np.array([1.0, 5.0]))
           -> tensor([[1., 1.]])（float32）
     讲义（docs/lesson.zh.md）：§4.3

@@ -43,19 +43,22 @@ def evaluate_mse(model: nn.Module, loader: DataLoader) -> float:
     """Return the mean squared error of `model` over every sample `loader` gives ((x, y) batches,
     the last one possibly shorter), as a Python float: the sum of every element's squared error
     divided by the number of elements, so that each sample counts alike. Evaluate in evaluation
-    mode and without building a graph; afterwards the model is in the mode it came in.
+    mode and without building a graph; afterwards every submodule of the model is in the mode it
+    came in (a layer the caller froze in evaluation mode stays so).
 
     Pitfall: averaging the batches' mean losses weighs a short last batch as much as a full one; a
     model evaluated in training mode applies dropout; one switched to eval() and left there trains on
-    without dropout afterwards.
+    without dropout afterwards; and one mode put back for the whole model (model.train(mode)) gives
+    every submodule the same mode, which unfreezes a layer the caller froze.
     Example: evaluate_mse(nn.Identity(), DataLoader(TensorDataset(x, x), batch_size=2)) -> 0.0
     Lesson (docs/lesson3.md): §2.5
 
     以 Python float 返回 `model` 在 `loader` 给出的所有样本上的均方误差（批次为 (x, y)，最后一个可能短一些）：
     每个元素的平方误差之和除以元素个数，这样每个样本的分量都一样。要在评估模式下、不建计算图地评估；结束后模型
-    回到它传进来时的模式。
+    的每个子模块都回到它传进来时的模式（调用者冻结在评估模式的层仍留在评估模式）。
     陷阱：对各批次的平均损失再求平均，会让短的最后一个批次和完整批次一样重；在训练模式下评估的模型会使用 dropout；
-    切换到 eval() 后留在那里的模型，之后会在没有 dropout 的情况下继续训练。
+    切换到 eval() 后留在那里的模型，之后会在没有 dropout 的情况下继续训练；给整个模型恢复同一个模式
+    （model.train(mode)）会让每个子模块都处于同一个模式，调用者冻结的层也就解冻了。
     示例：evaluate_mse(nn.Identity(), DataLoader(TensorDataset(x, x), batch_size=2)) -> 0.0
     讲义（docs/lesson3.zh.md）：§2.5
     """

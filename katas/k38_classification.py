@@ -40,19 +40,22 @@ def classifier_step(model: nn.Module, x: torch.Tensor, labels: torch.Tensor, lr:
 def accuracy(model: nn.Module, x: torch.Tensor, labels: torch.Tensor) -> float:
     """Return the fraction of the samples of `x` whose predicted class, the index of the largest of
     their logits (`model`'s output (N, C)), equals their label in `labels` (N,), as a Python float
-    between 0 and 1. Evaluate in evaluation mode without building a graph, and leave the model in the
-    mode it came in.
+    between 0 and 1. Evaluate in evaluation mode without building a graph, and leave every submodule
+    of the model in the mode it came in (a layer the caller froze in evaluation mode stays so).
 
     Pitfall: argmax over dim 0 picks a sample per class instead of a class per sample; predictions
     kept as (N, 1) (keepdim=True) compared with (N,) labels broadcast into an (N, N) table; an
-    accuracy computed in training mode has dropout in it.
+    accuracy computed in training mode has dropout in it; and one mode put back for the whole model
+    (model.train(mode)) unfreezes a layer the caller froze.
     Example: accuracy(model, x, labels) -> 0.75 when 3 of 4 samples are classified right
     Lesson (docs/lesson3.md): §4.2
 
     以 0 到 1 之间的 Python float 返回 `x` 中预测类别（它们的 logits，即 `model` 的输出 (N, C) 中最大值的下标）
-    等于 `labels` (N,) 中标签的样本所占的比例。要在评估模式下、不建计算图地评估，并让模型回到它传进来时的模式。
+    等于 `labels` (N,) 中标签的样本所占的比例。要在评估模式下、不建计算图地评估，并让模型的每个子模块都回到它
+    传进来时的模式（调用者冻结在评估模式的层仍留在评估模式）。
     陷阱：在第 0 维上求 argmax 得到的是每个类别选出一个样本，而不是每个样本选出一个类别；保留成 (N, 1)
-    （keepdim=True）的预测与 (N,) 的标签比较时会广播成 (N, N) 的表；在训练模式下计算的准确率里混着 dropout。
+    （keepdim=True）的预测与 (N,) 的标签比较时会广播成 (N, N) 的表；在训练模式下计算的准确率里混着 dropout；
+    给整个模型恢复同一个模式（model.train(mode)）会让调用者冻结的层解冻。
     示例：4 个样本中有 3 个分类正确时，accuracy(model, x, labels) -> 0.75
     讲义（docs/lesson3.zh.md）：§4.2
     """

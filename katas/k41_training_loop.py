@@ -49,10 +49,12 @@ def evaluate(model: nn.Module, loader: DataLoader) -> tuple[float, float]:
     """Return (loss, accuracy) of `model` over every sample of `loader`, whose batches are (x, labels):
     the mean cross-entropy per sample of its logits and the share of samples whose largest logit is
     at their label, both Python floats. Evaluate in evaluation mode without building a graph, and
-    leave the model in the mode it came in.
+    leave every submodule of the model in the mode it came in (a layer the caller froze in evaluation
+    mode stays so).
 
     Pitfall: in training mode dropout changes the predictions; a model always left in evaluation mode
-    (or always put back in training mode) is not the caller's any more; a mean of the batch means
+    (or always put back in training mode) is not the caller's any more, nor is one given back one
+    mode for all its submodules (model.train(mode) unfreezes a frozen layer); a mean of the batch means
     weighs the short last batch's samples more; a forward pass under autograd records a graph that
     is never used.
     Example: evaluate(model, DataLoader(dataset, batch_size=4)) -> (0.61, 0.75)
@@ -60,10 +62,10 @@ def evaluate(model: nn.Module, loader: DataLoader) -> tuple[float, float]:
 
     返回 `model` 在 `loader` 的所有样本上的 (loss, accuracy)，`loader` 的批次是 (x, labels)：按样本平均的 logits
     交叉熵，以及最大的 logit 正好在标签处的样本所占的比例，两者都是 Python float。要在评估模式下、不建计算图地
-    评估，并让模型回到它传进来时的模式。
+    评估，并让模型的每个子模块都回到它传进来时的模式（调用者冻结在评估模式的层仍留在评估模式）。
     陷阱：在训练模式下 dropout 会改变预测；总是把模型留在评估模式（或者总是放回训练模式）时，它就不再是调用者
-    原来的模型了；批次平均值的平均会让较短的最后一个批次的样本权重更大；在自动求导下做前向计算会记录一张
-    用不上的计算图。
+    原来的模型了，给所有子模块恢复同一个模式时也是如此：model.train(mode) 会让被冻结的层解冻；批次平均值的
+    平均会让较短的最后一个批次的样本权重更大；在自动求导下做前向计算会记录一张用不上的计算图。
     示例：evaluate(model, DataLoader(dataset, batch_size=4)) -> (0.61, 0.75)
     讲义（docs/lesson3.zh.md）：§7.2
     """

@@ -12,13 +12,15 @@ def training_loader(dataset: Dataset, batch_size: int, seed: int) -> DataLoader:
 
 
 def evaluate_mse(model: nn.Module, loader: DataLoader) -> float:
-    """Summed squared errors over the number of elements, in evaluation mode under no_grad; the mode restored."""
-    came_in_training = model.training
+    """Summed squared errors over the number of elements, in evaluation mode under no_grad; every
+    submodule's mode restored."""
+    modes = {module: module.training for module in model.modules()}   # a frozen layer keeps its own
     model.eval()
     total, count = 0.0, 0
     with torch.no_grad():
         for x, y in loader:
             total += ((model(x) - y) ** 2).sum().item()
             count += y.numel()
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return total / count

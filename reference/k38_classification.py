@@ -16,10 +16,12 @@ def classifier_step(model: nn.Module, x: torch.Tensor, labels: torch.Tensor, lr:
 
 
 def accuracy(model: nn.Module, x: torch.Tensor, labels: torch.Tensor) -> float:
-    """The share of argmax(logits, dim=1) == labels, in evaluation mode under no_grad; the mode restored."""
-    came_in_training = model.training
+    """The share of argmax(logits, dim=1) == labels, in evaluation mode under no_grad; every
+    submodule's mode restored."""
+    modes = {module: module.training for module in model.modules()}   # a frozen layer keeps its own
     model.eval()
     with torch.no_grad():
         predicted = model(x).argmax(dim=1)
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return (predicted == labels).float().mean().item()

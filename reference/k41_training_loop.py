@@ -27,8 +27,8 @@ def train_classifier(model: nn.Module, loader: DataLoader, lr: float, epochs: in
 
 def evaluate(model: nn.Module, loader: DataLoader) -> tuple[float, float]:
     """The mean cross-entropy and the accuracy over every sample, in evaluation mode under no_grad;
-    the caller's mode restored."""
-    came_in_training = model.training
+    every submodule's mode restored."""
+    modes = {module: module.training for module in model.modules()}   # a frozen layer keeps its own
     model.eval()
     total, correct, count = 0.0, 0, 0
     with torch.no_grad():
@@ -37,5 +37,6 @@ def evaluate(model: nn.Module, loader: DataLoader) -> tuple[float, float]:
             total += F.cross_entropy(logits, labels, reduction="sum").item()
             correct += int((logits.argmax(dim=1) == labels).sum())
             count += len(labels)
-    model.train(came_in_training)
+    for module, mode in modes.items():
+        module.training = mode
     return total / count, correct / count

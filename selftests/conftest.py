@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from selftests import warm
+from selftests.once import run_folder
 
 collect_ignore_glob = ["fixtures/*", "examples/*", "winlike/*"]
 
@@ -174,8 +175,11 @@ def pytest_runtest_call(item):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _stop_warm_children():
-    """The grading children ``warm.grade_here`` keeps for a worker end with its test run."""
+def _stop_warm_children(tmp_path_factory):
+    """The grading children ``warm.grade_here`` keeps for a worker end with its test run; its kept
+    sandboxed lane shows the run's temporary folder, where every ``tmp_path`` is made and what
+    ``built_once`` builds."""
+    warm.show(run_folder(tmp_path_factory))
     yield
     warm.stop_all()
 

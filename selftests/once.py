@@ -12,14 +12,19 @@ import shutil
 from pathlib import Path
 
 
+def run_folder(tmp_path_factory) -> Path:
+    """The test run's temporary folder: the base temp folder, or under pytest-xdist the parent of
+    every worker's (where ``built_once`` builds)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def built_once(tmp_path_factory, name: str, build) -> Path:
     """The path ``name``, made by ``build(path)`` in the first worker that asks; the others wait for
     it. Tests must copy what they change: the result is shared."""
     from filelock import FileLock  # a dependency of torch
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
+    shared = run_folder(tmp_path_factory)
     path = shared / name
     with FileLock(f"{path}.lock"):
         if not path.exists():

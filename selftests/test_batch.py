@@ -14,6 +14,7 @@ from kata_harness.layout import LAYOUT, Layout
 from kata_harness.outputs import gradebook
 from selftests.gradekit import ROOT, functions, grade_json, run
 from selftests.submissions import make
+from selftests.warm import grade_here
 
 NAMES = [f.qualified for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
 # The katas selftests/submissions.py makes differ in (wrong, crashing, made easier) and one of each lesson.
@@ -64,12 +65,13 @@ def test_batch_scores_equal_one_by_one_grading_and_reruns_skip_unchanged(tmp_pat
     assert _gradebook(out)["student01-stub"]["k15_bmi.bmi_report"] == "2"
 
 
-@pytest.mark.e2e
 def test_batch_bad_input_is_one_clear_line(tmp_path):
+    """A folder with no submission, or none at all, is refused before anything starts (batch's own
+    command in this process: the refusal needs no grade.py of its own)."""
     empty = tmp_path / "empty"
     empty.mkdir()
     for target in (empty, tmp_path / "missing"):
-        done = run("batch", str(target), "--out", str(tmp_path / "book.csv"))
+        done = grade_here("batch", str(target), "--out", str(tmp_path / "book.csv"))
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
         assert "Traceback" not in done.stderr
 

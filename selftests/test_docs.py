@@ -12,12 +12,15 @@ or, where it is a synopsis (``python grade.py batch DIR [--out FILE] ...``), mus
 and only options that subcommand has. ``python grade.py`` outside code is an
 error too, so that no command escapes the check.
 
-Besides: the Chinese home page lists the same katas under the same lessons as the English one, the
-counts of katas and functions a page gives are the curriculum's, the README stays a front door
-(within 300 lines), and the site's build links each language's pages to the other's (mkdocs_hooks.py,
-where MkDocs is installed).
+Besides: docs/grading.md names every command and option the parser has, the Chinese home page lists
+the same katas under the same lessons as the English one, the counts of katas and functions a page
+gives are the curriculum's, every page that shows the install shows the same commands, the README
+stays a front door (within 300 lines) whose links reach their files and headings, a Chinese page
+has its English twin's sections and commands, and the site's build links each language's pages to
+the other's (mkdocs_hooks.py, where MkDocs is installed).
 """
 
+import argparse
 import contextlib
 import io
 import re
@@ -220,6 +223,28 @@ def test_commands_are_found_in_shells_spans_usage_blocks_and_prose():
         Shown("page.md:10", "usage", "python grade.py hint FUNCTION [--level N] [--lang en|zh]")}
 
 
+REFERENCE_PAGE = "docs/grading.md"   # the command line's reference: its usage block names every option
+
+
+def test_the_grading_page_names_every_command_and_every_option():
+    """docs/grading.md's usage block (what the README calls "every command and option of grade.py")
+    names each subcommand and, across its entries, each option its parser shows (one spelling of each:
+    ``-j`` for ``-j``/``--jobs``), so that an option added to the parser and left out of the page fails."""
+    parser = commands.build_parser()
+    named: dict[str, set[str]] = {}
+    for command in SHOWN:
+        if command.where.startswith(REFERENCE_PAGE + ":") and command.kind == "usage":
+            argv = _argv(command.text, usage=True)
+            name = argv[0].strip("[]") if argv and argv[0].strip("[]") in parser.subcommands else "grade"
+            named.setdefault(name, set()).update(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", " ".join(argv)))
+    assert set(named) == set(parser.subcommands), f"{REFERENCE_PAGE} names the commands {sorted(named)}"
+    for name, subcommand in parser.subcommands.items():
+        missing = [action.option_strings[-1] for action in subcommand._actions
+                   if action.option_strings and action.help != argparse.SUPPRESS   # a refused option (reset's --solutions)
+                   and not isinstance(action, argparse._HelpAction) and not set(action.option_strings) & named[name]]
+        assert not missing, f"{REFERENCE_PAGE}: `python grade.py {name}` lacks the options {missing}"
+
+
 def _index_rows(path: Path) -> dict[str, list[str]]:
     """{lesson heading: the katas of its table} of a home page."""
     parts = re.split(r"^## ", path.read_text(encoding="utf-8"), flags=re.M)[1:]
@@ -232,8 +257,41 @@ def test_the_chinese_home_page_lists_the_katas_of_the_english_one():
     assert list(english.values()) == list(chinese.values())
 
 
+TWINS = [(page, page.with_name(page.name.replace(".md", ".zh.md"))) for page in sorted((ROOT / "docs").rglob("*.md"))
+         if not page.name.endswith(".zh.md") and page.with_name(page.name.replace(".md", ".zh.md")).is_file()]
+
+
+def _outline(path: Path) -> tuple[list[int], list[list[str]]]:
+    """The heading levels of a page, and its code blocks that name a language (a shell's commands, a
+    file's text), each line without its ``#`` comment, which a translation may translate."""
+    levels, blocks, block = [], [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fence = FENCE.match(line)
+        if fence and block is None:
+            block = [] if fence.group(2) else False
+        elif fence:
+            if block is not False:
+                blocks.append(block)
+            block = None
+        elif block is None and re.match(r"#{1,6} ", line):
+            levels.append(len(line.split(" ")[0]))
+        elif isinstance(block, list):
+            block.append(re.sub(r"\s+#.*$", "", line).rstrip())
+    return levels, blocks
+
+
+@pytest.mark.parametrize("english, chinese", TWINS, ids=lambda page: page.name)
+def test_a_chinese_page_has_the_english_one_s_sections_and_commands(english, chinese):
+    """A learner's page in Chinese is the whole page, not a summary: the same headings, level by
+    level, and the same commands and files in its code blocks (their comments translated)."""
+    (english_levels, english_blocks), (chinese_levels, chinese_blocks) = _outline(english), _outline(chinese)
+    assert chinese_levels == english_levels, f"{chinese.name} has other sections than {english.name}"
+    assert chinese_blocks == english_blocks, f"{chinese.name} shows other commands than {english.name}"
+
+
 # "tensors (21 katas, 57 functions)" / "张量（21 个练习，共 57 个函数）": a lesson's counts, as a page gives them.
-COUNTS = {"en": re.compile(r"\((\d+) katas, (\d+) functions\)"), "zh": re.compile(r"（(\d+) 个练习，共 (\d+) 个函数）")}
+# A count may wrap at any space (or, in Chinese, after a comma): it is still a count.
+COUNTS = {"en": re.compile(r"\((\d+)\s+katas,\s+(\d+)\s+functions\)"), "zh": re.compile(r"（(\d+)\s*个练习，\s*共\s*(\d+)\s*个函数）")}
 
 
 def _lesson_counts() -> list[tuple[int, int]]:
@@ -260,12 +318,60 @@ def test_the_counts_a_page_gives_are_the_curriculum_s():
     assert stated, "no page counts the katas"
 
 
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, spaces to hyphens, punctuation dropped (letters
+    of any script, digits, ``-`` and ``_`` kept)."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", "")).replace(" ", "-")
+
+
+def test_the_readme_s_links_reach_a_file_and_its_heading():
+    """The README is read on GitHub, outside the site's build (which checks the pages' links): each
+    relative link names a file of the project and, with ``#``, one of its headings."""
+    for target in LINK.findall((ROOT / "README.md").read_text(encoding="utf-8")):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, fragment = target.partition("#")
+        assert (ROOT / path).exists(), f"README.md links to {path}, which does not exist"
+        if fragment:
+            headings = re.findall(r"^#{1,6} (.+)$", (ROOT / path).read_text(encoding="utf-8"), flags=re.M)
+            assert fragment in {_github_anchor(heading) for heading in headings}, f"README.md: {path} has no heading #{fragment}"
+
+
 def test_the_readme_is_a_front_door():
     """What it is, the two set-up commands, grading, and links: the rest lives in docs/."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 300
     assert "## Quick start" in readme   # grade.py's message without PyTorch points there
     assert readme.count(COMMAND) >= 8 and "docs/learner-guide.md" in readme
+
+
+# The one-line set-ups the pages show: bash/zsh, then PowerShell.
+SET_UP = re.compile(r"^(?:python3 -m venv \.venv && |py -3 -m venv \.venv; ).*(?:python grade\.py|pytest selftests.*)$", re.M)
+LEARNER_PAGES = ("README.md", "docs/learner-guide.md", "docs/learner-guide.zh.md", "templates/student/README.md")
+
+
+def _set_ups(page: str) -> tuple[list[str], list[str]]:
+    """(the learner's, the contributor's) one-line set-ups that ``page`` shows, in its order."""
+    lines = SET_UP.findall((ROOT / page).read_text(encoding="utf-8"))
+    return [line for line in lines if line.endswith("python grade.py")], [line for line in lines if "selftests" in line]
+
+
+def test_every_page_shows_the_same_set_up_commands():
+    """The install is shown where each reader looks (the README, the learner's guide in both
+    languages, the student template's README, development.md) and is the same command everywhere:
+    one for Linux (PyTorch's CPU wheel index), macOS and Windows, so that a fix made on one page
+    cannot leave another behind. The contributor's ends with the test command .ci/run runs."""
+    learner, contributor = _set_ups("README.md")
+    assert len(learner) == len(contributor) == 3, "the README shows a learner's and a contributor's set-up for each system"
+    assert "--index-url https://download.pytorch.org/whl/cpu" in learner[0] and "--index-url" not in learner[1] + learner[2]
+    for page in LEARNER_PAGES:
+        assert _set_ups(page)[0] == learner, f"{page} shows another learner's set-up than the README's"
+    assert _set_ups("docs/development.md")[1] == contributor[:1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()
+    assert all(line.endswith(ci[-1]) for line in contributor), f"the contributor's set-up does not end with .ci/run's `{ci[-1]}`"
 
 
 @pytest.mark.parametrize("build, page, url, link, expected", [

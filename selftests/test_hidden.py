@@ -249,8 +249,9 @@ def test_honest_solutions_score_full_marks_in_practice_and_official_grading(inst
 @pytest.mark.e2e
 @pytest.mark.parametrize("problem", ["missing", "wrong", "wrong file"])
 def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(instructor, problem, tmp_path):
-    """In the instructor's project, against its hidden key; in a template, which has none, any
-    secret is an error naming it."""
+    """In the instructor's project, against its hidden key (and, for a wrong secret, against the live
+    reference: the secret must open the hidden key wherever one exists); in a template, which has
+    none, any secret is an error naming it."""
     project, template = instructor
     secret = {"missing": "", "wrong": "not-the-secret"}.get(problem)
     extra = ["--against", "answer-key"]
@@ -268,6 +269,9 @@ def test_official_grading_without_the_right_secret_is_an_error_result_naming_it(
     gradescope = _json(project, "k01", "--format", "gradescope", *extra, secret=secret)
     assert gradescope["score"] == 0 and sum(test["max_score"] for test in gradescope["tests"]) == K01_POINTS
     assert all("KATA_SECRET" in test["output"] for test in gradescope["tests"])
+    if problem == "wrong":   # against the live reference too, where the hidden key is not read to grade
+        live = _json(project, "k01", "--solutions", "reference", "--format", "gradescope", secret=secret)
+        assert live["score"] == 0 and all("KATA_SECRET" in test["output"] for test in live["tests"])
     if problem == "wrong":   # the template has no hidden key for any secret to open
         in_template = _json(template, "k01", "--format", "gradescope", secret=SECRET)
         assert in_template["score"] == 0 and all("KATA_SECRET" in test["output"] for test in in_template["tests"])

@@ -14,7 +14,7 @@ from kata_harness.content.curriculum import load_curriculum
 from kata_harness.layout import LAYOUT
 from kata_harness.outputs.text import use_colour
 from selftests.gradekit import ROOT, read_until, rest_of_output
-from selftests.warm import grade_here
+from selftests.warm import grade_here, reset_here
 
 K01 = {f.name: f.points for kata in load_curriculum(LAYOUT.curriculum) if kata.name == "k01_creation" for f in kata.functions}
 K01_POINTS = sum(K01.values())
@@ -107,17 +107,17 @@ def project(tmp_path):
 
 
 def _reset(project, *args):
-    """``python grade.py reset ARGS`` of the copy ``project`` (no torch: reset is light)."""
+    """A real ``python grade.py reset ARGS`` of the copy ``project`` (no torch: reset is light): its
+    bootstrap, its refusals printed once with exit status 2."""
     return subprocess.run([sys.executable, str(project / "grade.py"), "reset", *args], capture_output=True,
                           text=True, timeout=60, cwd=project)
 
 
-@pytest.mark.e2e
 def test_reset_one_function_keeps_the_rest_backs_up_the_file_and_says_how_to_undo(project):
     kata = project / "katas" / "k01_creation.py"
     shutil.copy(ROOT / "reference" / "k01_creation.py", kata)
     before = kata.read_text()
-    done = _reset(project, "k01_creation.filled", "--lang", "en")
+    done = reset_here(project, "k01_creation.filled", "--lang", "en")
     assert done.returncode == 0, done.stderr
     backup = project / done.stdout.split("saved to ")[1].split()[0]
     assert backup.parent == project / ".kata_backups" and backup.read_text() == before
@@ -132,14 +132,13 @@ def test_reset_one_function_keeps_the_rest_backs_up_the_file_and_says_how_to_und
         assert kata.read_text() == before
 
 
-@pytest.mark.e2e
 def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(project):
     kata = project / "katas" / "k01_creation.py"
     kata.write_text("def filled(:\n    pass\n")   # a syntax error: one function cannot be cut out
-    refused = _reset(project, "k01_creation.filled", "--lang", "en")
+    refused = reset_here(project, "k01_creation.filled", "--lang", "en")
     assert refused.returncode == 2 and "nothing was changed" in refused.stderr
     assert kata.read_text() == "def filled(:\n    pass\n"
-    done = _reset(project, "k01", "--lang", "zh")
+    done = reset_here(project, "k01", "--lang", "zh")
     assert done.returncode == 0 and "已备份到" in done.stdout and "要撤销这次重置，请运行：" in done.stdout
     backup = project / done.stdout.split("已备份到 ")[1].split()[0]
     assert backup.read_text() == "def filled(:\n    pass\n"
@@ -149,7 +148,8 @@ def test_reset_a_kata_restores_the_stub_and_refuses_what_it_cannot_do_safely(pro
 @pytest.mark.e2e
 def test_reset_never_writes_outside_katas(project):
     """`reset k01 --solutions reference` once overwrote the reference with the stub: reset takes no
-    --solutions, and a kata file that links elsewhere is refused."""
+    --solutions, and a kata file that links elsewhere is refused (by a real grade.py: the reset
+    that writes only where it may is the promise worth a process)."""
     reference = project / "reference" / "k01_creation.py"
     solved = reference.read_text()
     refused = _reset(project, "k01", "--solutions", "reference", "--lang", "en")

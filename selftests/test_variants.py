@@ -31,7 +31,7 @@ def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     assert "陷阱" in chinese and section_text(info.section, "zh") in chinese, chinese
 
 
-# The project's own katas (every pitfall of both lessons); a kata an
+# The project's own katas (every pitfall of the three lessons); a kata an
 # instructor adds needs no variants to be graded.
 CORE_KATAS = ("k01_creation", "k02_creation_traps", "k03_dtypes", "k04_promotion", "k05_devices",
               "k06_clone_view", "k07_indexing", "k08_dimensions", "k09_contiguity", "k10_reshape",
@@ -41,7 +41,11 @@ CORE_KATAS = ("k01_creation", "k02_creation_traps", "k03_dtypes", "k04_promotion
               # the second lesson's (autograd and linear regression)
               "k22_backward", "k23_retain_graph", "k24_nonleaf_grads", "k25_detach", "k26_linear_layer",
               "k27_loss_shapes", "k28_running_loss", "k29_gradient_step", "k30_optimizers", "k31_train_eval",
-              "k32_linear_regression")
+              "k32_linear_regression",
+              # the third lesson's (modules, data and the training loop)
+              "k33_modules", "k34_module_calls", "k35_datasets", "k36_data_loaders", "k37_real_data",
+              "k38_classification", "k39_batch_norm", "k40_checkpoints", "k41_training_loop",
+              "k42_devices_training")
 
 
 def test_every_function_has_a_wrong_answer_and_two_correct_idioms():

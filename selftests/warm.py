@@ -10,6 +10,25 @@ fresh from its zygote, so a job that damages its process costs nothing to the ne
 takes its zygote with it gets a fresh zygote for the next job (on macOS and Windows the kept lane
 is grade.py's serial child, which retires when a job changed it).
 
+What the kept sandboxed lane shows. grade.py's sandboxed zygote shows the learner only the one
+solutions folder it grades. The self-tests grade dozens of folders (copies of the reference, of the
+stubs, of whole projects, made under each test's ``tmp_path``), and a zygote per folder would
+import torch inside bubblewrap again for each (3 to 4 s of CPU). So each test worker keeps one
+sandboxed zygote that shows, read-only, the run's pytest temp folder (``once.run_folder``: every
+``tmp_path``, and what ``built_once`` builds; a bind mount shows the folders made under it later)
+and the fixed folders tests grade (``SHOWN_HERE``: katas/, reference/, the examples, fixtures and
+variants), besides what every sandboxed child sees (the system, Python, the harness, the kata
+specs). A folder outside those gets a zygote of its own that shows only it, as grade.py's does.
+Each job still names its own folder and is forked fresh, so what it grades, the paths its messages
+show and the harm it can do (every binding is read-only) are a real run's. What the kept lane does
+not prove is that a job sees nothing beside its own folder: on it a job can read other tests'
+folders, copies of the reference among them. No test on it relies on that; the tests whose point it
+is run a real ``grade.py``, whose zygote shows only its folder:
+``test_trust.test_sandbox_hides_the_answers_and_other_files`` (no reference/, no answer key,
+nothing beside its own folder) and ``test_batch.test_no_submission_can_disturb_another`` (no
+submission reaches another); batch's workers in ``test_job_isolation`` and ``test_job_confinement``
+start their own zygotes (``channel.learner_lane``), not these.
+
 What only a real ``grade.py`` process shows (its bootstrap, its exit on a signal, the processes
 it leaves, the user a child runs as) is tested with ``gradekit.run``.
 """
@@ -27,10 +46,15 @@ from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from kata_harness import api, commands
+from kata_harness.commands import reset as reset_command
 from kata_harness.isolation import channel
 from kata_harness.layout import LAYOUT, ROOT, Layout
 
-_KEPT_SANDBOXED = 4    # sandboxed zygotes kept at once (one per solutions folder it shows)
+_KEPT_ALONE = 3    # sandboxed zygotes kept at once for folders outside the shown ones (one each)
+# The project's folders that tests grade in place (``--solutions reference``, an example's katas).
+SHOWN_HERE = tuple(ROOT / name for name in ("katas", "reference", "selftests/examples", "selftests/fixtures",
+                                             "selftests/variants"))
+_SHOWN: list[Path] = [folder.resolve() for folder in SHOWN_HERE if folder.is_dir()]   # and the staging folders (``show``)
 
 
 _KEEPING = threading.local()
@@ -76,7 +100,24 @@ class KeptLane:
         """Nothing: the kept lane outlives the grading."""
 
 
-_LANES: dict[Path | None, KeptLane] = {}   # the sandboxed lane of each folder; None: the unsandboxed one
+_LANES: dict[tuple[Path, ...] | None, KeptLane] = {}   # a sandboxed lane by the folders it shows; None: the unsandboxed one
+
+
+def show(folder: Path) -> None:
+    """Let the kept sandboxed lane show ``folder`` and every folder made under it later (the test
+    run's temporary folder). Call it before that lane starts: a running lane shows what it was
+    started with."""
+    folder = Path(folder).resolve()
+    if folder not in _SHOWN:
+        _SHOWN.append(folder)
+
+
+def _shown_with(folder: Path) -> tuple[Path, ...]:
+    """The folders a sandboxed lane that grades ``folder`` shows: the kept lane's where ``folder``
+    lies under one of them, else ``folder`` alone."""
+    if any(folder.is_relative_to(shown) for shown in _SHOWN):
+        return tuple(_SHOWN)
+    return (folder,)
 _REFEREE: channel.Zygote | None = None
 
 
@@ -118,20 +159,22 @@ def _same_start() -> None:
 
 def learner_lane(solutions: Path, *, sandboxed: bool, project: Layout = LAYOUT) -> KeptLane | channel.Lane:
     """A kept lane for ``solutions``, as ``channel.learner_lane`` gives the grade command: one
-    unsandboxed zygote serves every folder (each job names its own), a sandboxed one shows only
-    the folder it was started for, so there is one per folder (the latest few). A template or a
-    copy of the project that runs these specs shares them; one whose harness or specs differ
-    (changed on purpose) gets a lane of its own children, as its grade.py would."""
+    unsandboxed zygote serves every folder (each job names its own); one sandboxed zygote serves
+    every folder under the shown ones (see the module's docstring), and a folder outside them gets
+    a sandboxed one of its own (the latest few are kept). A template or a copy of the project that
+    runs these specs shares them; one whose harness or specs differ (changed on purpose) gets a
+    lane of its own children, as its grade.py would."""
     if not _runs_these_specs(project):
         return channel.learner_lane(solutions, sandboxed=sandboxed, project=project)
     _same_start()
-    folder = Path(solutions).resolve() if sandboxed else None
-    if folder not in _LANES:
-        if folder is not None and sum(key is not None for key in _LANES) >= _KEPT_SANDBOXED:
-            oldest = next(key for key in _LANES if key is not None)
-            _LANES.pop(oldest).lane.stop()
-        _LANES[folder] = KeptLane(channel.learner_lane(folder or Path(solutions), sandboxed=sandboxed, project=LAYOUT))
-    return _LANES[folder]
+    shown = _shown_with(Path(solutions).resolve()) if sandboxed else None
+    if shown not in _LANES:
+        alone = [key for key in _LANES if key is not None and key != tuple(_SHOWN)]
+        if shown is not None and shown != tuple(_SHOWN) and len(alone) >= _KEPT_ALONE:
+            _LANES.pop(alone[0]).lane.stop()
+        kind = channel.Zygote if channel.can_fork() else channel.SerialChild
+        _LANES[shown] = KeptLane(kind(sandboxed=sandboxed, solutions=shown or (Path(solutions),), project=LAYOUT))
+    return _LANES[shown]
 
 
 def referee(*, project: Layout) -> channel.GradingChild:
@@ -186,13 +229,31 @@ def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subproc
     ``env``: variables to set (None removes one). Only the commands that grade through a run's
     processes (``grade``, ``check``) or need no child at all (``hint``, ``reset``, a usage error)
     belong here."""
+    return _as_run(["grade.py", *args], lambda: commands.parse(list(args), time.monotonic()).run(processes=KEPT),
+                   env=env, cwd=cwd)
+
+
+def reset_here(root: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python grade.py reset ARGS`` of the project at ``root`` (a copy: reset writes its katas/
+    and .kata_backups/), run from ``root`` in this process, as ``gradekit.run`` returns it."""
+    def reset() -> int:
+        parsed = commands.parse(["reset", *args], time.monotonic())
+        assert parsed.name == "reset", parsed.name
+        return reset_command.reset(parsed.args, Layout(root))
+    return _as_run([str(root / "grade.py"), "reset", *args], reset, env=env, cwd=root)
+
+
+def _as_run(argv: list[str], command, *, env: dict | None, cwd: Path) -> subprocess.CompletedProcess:
+    """What ``command()`` (a subcommand's run, its exit status) prints and returns, run from
+    ``cwd`` with ``env``'s variables, as a finished ``argv`` process: a ``UsageError`` is printed
+    to stderr with its status, as grade.py prints it."""
     stdout, stderr = io.StringIO(), io.StringIO()
     here = Path.cwd()
     try:
         with environment(env), redirect_stdout(stdout), redirect_stderr(stderr):
             os.chdir(cwd)
             try:
-                status = commands.parse(list(args), time.monotonic()).run(processes=KEPT)
+                status = command()
             except commands.UsageError as error:
                 print(error, file=stderr)
                 status = error.status
@@ -200,4 +261,4 @@ def grade_here(*args: str, env: dict | None = None, cwd: Path = ROOT) -> subproc
                 status = leaving.code if isinstance(leaving.code, int) else 0
     finally:
         os.chdir(here)
-    return subprocess.CompletedProcess(["grade.py", *args], status, stdout.getvalue(), stderr.getvalue())
+    return subprocess.CompletedProcess(argv, status, stdout.getvalue(), stderr.getvalue())

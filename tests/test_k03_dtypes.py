@@ -1,4 +1,8 @@
-"""Checks for k03_dtypes: which cases, on which devices, and which aspects matter."""
+"""Checks for k03_dtypes: which cases, on which devices, and which aspects matter.
+
+class_loss runs on meta and a GPU as well: converting the labels with labels.type(torch.LongTensor)
+(a CPU tensor type) moves them to the CPU, which a GPU's logits refuse, and meta cannot copy out.
+"""
 
 import numpy as np
 import torch
@@ -21,7 +25,7 @@ KATA = Kata("k03_dtypes", [
         Case(randn(5, 4), randint(0, 4, 5, dtype=torch.float32)),
         Case(randn(1, 5), tensor([4.0])),
         Case(randn(4, 300), tensor([299.0, 256.0, 3.0, 280.0]), label="many_classes"),
-    ]),
+    ], devices=("cpu", "meta", "cuda")),
     Function("apply_linear", [
         Case(module(lambda: nn.Linear(4, 3)), array(randn(5, 4, dtype=torch.float64))),
         Case(module(lambda: nn.Linear(4, 3)), array(randint(-5, 5, 2, 4))),                 # int64 data

@@ -2,12 +2,15 @@
 
 Shapes are chosen so that `*` in place of `@` both raises and runs silently (N == D == K for
 project, N == D for weighted_sum, where `weights @ values` runs too). The float tolerances allow
-sums taken in another order (einsum, a sum of products) and a detour through float64.
+sums taken in another order (einsum, a sum of products) and a detour through float64. standardize is
+also checked on meta and a GPU, and on the CPU by its aspect `device_mix`: statistics made tensors
+on the CPU (torch.from_numpy(mean), torch.as_tensor(mean) without device=) meet an x that may be on
+a GPU, where the subtraction raises (the watch does not follow torch.from_numpy; meta catches it).
 """
 
 import torch
 
-from kata_harness.spec import Case, Function, Kata, array, rand, randint, randn, tensor
+from kata_harness.spec import BASIC, Case, Function, Kata, array, rand, randint, randn, tensor
 
 KATA = Kata("k04_promotion", [
     Function("project", [
@@ -30,5 +33,5 @@ KATA = Kata("k04_promotion", [
         Case(randn(4, 3), array(randn(3, dtype=torch.float64)), array(rand(3, low=0.5, high=2.0, dtype=torch.float64))),
         Case(randn(6, 2, scale=10.0), array([3.0, -1.5]), array([10.0, 0.25])),
         Case(randn(1, 5), array(randn(5, dtype=torch.float64)), array(rand(5, low=0.5, high=2.0, dtype=torch.float64))),
-    ], rtol=1e-5, atol=1e-6),
+    ], aspects=BASIC + ("device_mix",), devices=("cpu", "meta", "cuda"), rtol=1e-5, atol=1e-6),
 ])

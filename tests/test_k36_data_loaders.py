@@ -10,8 +10,9 @@ it drew from the global generator (`global_rng`); the `rng` aspect sees a call t
 
 evaluate_mse gets DataLoaders whose last batch is short, and models with dropout (this module's
 own, drawn with torch.rand as in k31, so that a pass in training mode is seen) that come in in
-training mode and in evaluation mode: the error is compared with the reference's, the caller's
-model afterwards (`caller`: its mode), and probe `graph_during_evaluation` says whether a forward
+training mode, in evaluation mode and (label `mixed_modes`) in training mode with a batch norm frozen
+in evaluation mode, as in k19 and k42: the error is compared with the reference's, the caller's
+model afterwards (`caller`: every submodule's mode), and probe `graph_during_evaluation` says whether a forward
 pass recorded a graph, probe `grad_mode` whether autograd records again after the call.
 """
 
@@ -110,6 +111,14 @@ def dropout_net():
     return nn.Sequential(nn.Linear(3, 6), nn.ReLU(), Dropout(0.5), nn.Linear(6, 1))
 
 
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(3, 6), nn.BatchNorm1d(6), nn.ReLU(), Dropout(0.5), nn.Linear(6, 1))
+    net.train()
+    net[1].eval()
+    return net
+
+
 KATA = Kata("k36_data_loaders", [
     Function("training_loader", [
         Case(indices(10), 4, 5),
@@ -123,6 +132,7 @@ KATA = Kata("k36_data_loaders", [
         Case(tracked(module(dropout_net, train=True)), loader(6, 3, 3), label="dropout"),
         Case(tracked(module(dropout_net, train=False)), loader(9, 3, 4, scale=2.0), label="came_in_eval_mode"),
         Case(tracked(module(linear)), loader(5, 3, 2, scale=3.0)),
+        Case(tracked(module(frozen_bn_net)), loader(8, 3, 3), label="mixed_modes"),
     ], aspects=("shape", "dtype", "values", "caller"), rtol=1e-5, atol=1e-6,
         probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

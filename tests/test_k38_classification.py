@@ -6,9 +6,10 @@ in with a stale .grad, and by the caller's model afterwards (`caller`); a softma
 the cross-entropy, or nll_loss on raw logits, changes both.
 
 accuracy gets models with dropout (this module's own, drawn with torch.rand as in k31) that come
-in in training mode and in evaluation mode, and labels such that about 70% of the samples
+in in training mode, in evaluation mode and (label `mixed_modes`) in training mode with a batch norm
+frozen in evaluation mode, as in k19 and k42, and labels such that about 70% of the samples
 are classified right; more samples than classes (so that argmax over the wrong dimension gives another
-answer). The accuracy is compared with the reference's, the caller's model afterwards (its mode),
+answer). The accuracy is compared with the reference's, the caller's model afterwards (every submodule's mode),
 and probe `graph_during_evaluation` says whether a forward pass recorded a graph (probe `grad_mode`:
 whether autograd records again after the call); `device_mix` sees a tensor made on the default device
 (a table of hits, say) meet the model's outputs, which on a GPU raises. The results are Python floats
@@ -56,6 +57,14 @@ def dropout_net():
     return nn.Sequential(nn.Linear(4, 8), nn.ReLU(), Dropout(0.5), nn.Linear(8, 3))
 
 
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU(), Dropout(0.5), nn.Linear(8, 3))
+    net.train()
+    net[1].eval()
+    return net
+
+
 _X = [None]
 
 
@@ -70,11 +79,12 @@ def mostly_right():
     """Labels: the model's own evaluation-mode prediction for about 70% of the samples, another class elsewhere."""
     def build(gen, device):
         model, x = _MODEL[0], _X[0]
-        was = model.training
+        modes = {sub: sub.training for sub in model.modules()}   # the case's modes, frozen layers too
         model.eval()
         with torch.no_grad():
             logits = model(x)
-        model.train(was)
+        for sub, mode in modes.items():
+            sub.training = mode
         predicted = logits.argmax(dim=1)
         shift = torch.randint(1, logits.shape[1], predicted.shape, generator=gen).to(predicted.device)
         keep = torch.rand(predicted.shape, generator=gen).to(predicted.device) < 0.7
@@ -94,6 +104,7 @@ KATA = Kata("k38_classification", [
         Case(model_of(tracked(module(dropout_net, train=True))), inputs(16, 4), mostly_right(), label="dropout"),
         Case(model_of(tracked(module(dropout_net, train=False))), inputs(11, 4), mostly_right(), label="came_in_eval_mode"),
         Case(model_of(tracked(module(mlp5))), inputs(14, 3), mostly_right()),
+        Case(model_of(tracked(module(frozen_bn_net))), inputs(13, 4), mostly_right(), label="mixed_modes"),
     ], aspects=("shape", "dtype", "values", "caller", "device_mix"),
         probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

@@ -16,12 +16,14 @@ mode. The first cases each let one pitfall alone fail first: one full batch for 
 loss itself can differ), a stale .grad on one batch (only clearing the gradients), three equal
 batches (only the graphs kept), one epoch with a short last batch (only the per-sample mean); then a
 model with dropout handed in in evaluation mode and in training mode, a frozen first layer, and the
-same model and loader twice in a row (calls=2). The dropout is this module's own, its mask drawn
-from a generator seeded by the model's input batch (as in k31), so that
+same model and loader twice in a row (calls=2). The model with dropout is the harness's
+`DropoutNet`, its mask drawn from a generator seeded by the model's input batch (as in k31), so that
 the masks do not depend on how many random numbers anyone else drew.
 
 evaluate gets loaders with a short last batch and models with dropout that come in in training mode
-and in evaluation mode: (loss, accuracy) against the reference's, the caller's model afterwards,
+and in evaluation mode, and (label `mixed_modes`) a model in training mode with its batch norm frozen
+in evaluation mode, as in k19 and k42: (loss, accuracy) against the reference's, the caller's model
+afterwards (`caller`: every submodule's mode),
 probe `graph_during_evaluation` and probe `grad_mode` (autograd recording again after the call).
 """
 
@@ -36,14 +38,13 @@ from kata_harness.spec import (
     GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     Case,
-    Dropout,
+    DropoutNet,
     Function,
     Kata,
     Probe,
     custom,
     frozen,
     graph_record,
-    input_key,
     module,
     stale_grads,
     tracked,
@@ -72,20 +73,6 @@ def loader(n, batch_size):
     return custom(build)
 
 
-class DropoutNet(nn.Module):
-    """Linear, ReLU, dropout (its mask keyed by the input batch), linear."""
-
-    def __init__(self):
-        super().__init__()
-        self.hidden = nn.Linear(FEATURES, 8)
-        self.dropout = Dropout(0.5)
-        self.out = nn.Linear(8, CLASSES)
-
-    def forward(self, x):
-        self.dropout.key = input_key(x)
-        return self.out(self.dropout(torch.relu(self.hidden(x))))
-
-
 def linear():
     return nn.Linear(FEATURES, CLASSES)
 
@@ -95,7 +82,15 @@ def mlp():
 
 
 def dropout_net():
-    return DropoutNet()
+    return DropoutNet(FEATURES, 8, CLASSES, p=0.5)
+
+
+def frozen_bn_net():
+    """A model being fine-tuned: in training mode, its batch norm frozen in evaluation mode."""
+    net = nn.Sequential(nn.Linear(FEATURES, 6), nn.BatchNorm1d(6), nn.ReLU(), nn.Linear(6, CLASSES))
+    net.train()
+    net[1].eval()
+    return net
 
 
 def training_mode(call):
@@ -129,6 +124,7 @@ KATA = Kata("k41_training_loop", [
         Case(model(dropout_net, train=True), loader(9, 4), label="dropout"),
         Case(model(dropout_net, train=False), loader(11, 3), label="came_in_eval_mode"),
         Case(model(mlp), loader(7, 2)),
+        Case(model(frozen_bn_net), loader(9, 4), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5), label="dropout", hidden=True),
     ], aspects=("shape", "dtype", "values", "container", "caller"), rtol=1e-5, atol=1e-6,
         probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),

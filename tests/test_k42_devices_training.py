@@ -8,23 +8,25 @@ well ("is not on the expected device"); on the CPU the aspect `device_mix` sees 
 the default device meet the model's parameters. The labels are int64, the argmax of a random linear
 teacher's scores with some noise.
 
-predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one with this
-module's dropout, its mask keyed by the input batch as in k41), in evaluation mode, and (label
+predict_classes gets models on the test device (cpu, meta, a GPU), in training mode (one the harness's
+`DropoutNet`, its dropout's mask keyed by the input batch as in k41), in evaluation mode, and (label
 `mixed_modes`) in training mode with its batch norm frozen in evaluation mode, as in k19: the
 predictions (their values on the CPU, their dtype, shape and device everywhere), the caller's model
-afterwards (`caller`: its mode) and probe `graph_during_evaluation`.
+afterwards (`caller`: its mode) and probes `graph_during_evaluation` and `grad_mode` (autograd still
+recording after the call: torch.set_grad_enabled(False) left behind switches it off for the caller).
 
 train_on_device gets a model on the CPU and the test device: judged as a procedure (aspect
 `procedure`: per-epoch losses and the model's final parameters against the reference's own run), the
 losses as Python floats, probe `graphs_kept`, the caller's model afterwards, and `device_mix` for a
 batch or labels left on the default device. The first case has three equal batches (a running
 total of loss tensors shows there, before the short last batch of the second); a model with a
-stale .grad and one handed in in evaluation mode are among the cases. It is not run on meta: a loss on meta has no value to take.
+stale .grad, one handed in in evaluation mode and (label `frozen_layer`) one whose first layer is
+frozen are among the cases. It is not run on meta: a loss on meta has no value to take.
 
 confusion_matrix gets the same models and loaders as predict_classes and a number of classes (in
 the cases labelled `absent_class`, more than the model predicts and the labels hold): the counts
 (values, int64, shape, and on a GPU that they are on the CPU), the caller's model afterwards and
-probe `graph_during_evaluation`; `device_mix` for a count made on the default device that meets
+probes `graph_during_evaluation` and `grad_mode`; `device_mix` for a count made on the default device that meets
 the model's predictions, or labels left there. It is not run on meta: the counts, read on the CPU,
 have no values there.
 
@@ -48,17 +50,18 @@ from torch.utils.data import DataLoader, Dataset
 from kata_harness.spec import (
     BASIC,
     DEVICE,
+    GRAD_MODE,
     GRAPH_DURING_EVALUATION,
     GRAPHS_KEPT,
     SGD,
     Adam,
     Case,
-    Dropout,
+    DropoutNet,
     Function,
     Kata,
     Probe,
     custom,
-    input_key,
+    frozen,
     module,
     stale_grads,
     tracked,
@@ -103,21 +106,6 @@ def loader(n, batch_size, shuffle=True):
     return custom(build)
 
 
-class DropoutNet(nn.Module):
-    """Linear, ReLU, dropout (its mask keyed by the input batch), linear."""
-
-    def __init__(self):
-        super().__init__()
-        self.hidden = nn.Linear(FEATURES, 8)
-        self.dropout = Dropout(0.5)
-        self.out = nn.Linear(8, CLASSES)
-
-    def forward(self, x):
-        if self.training:   # the key is read from the values, which a batch on meta has none of
-            self.dropout.key = input_key(x)
-        return self.out(self.dropout(torch.relu(self.hidden(x))))
-
-
 def linear():
     return nn.Linear(FEATURES, CLASSES)
 
@@ -131,7 +119,7 @@ def bn_mlp():
 
 
 def dropout_net():
-    return DropoutNet()
+    return DropoutNet(FEATURES, 8, CLASSES, p=0.5)
 
 
 def frozen_bn_net():
@@ -216,13 +204,14 @@ KATA = Kata("k42_devices_training", [
         Case(model(frozen_bn_net), loader(8, 4, shuffle=False), label="mixed_modes"),
         Case(model(dropout_net, train=True), loader(13, 5, shuffle=False), label="dropout", hidden=True),
     ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "meta", "cuda"),
-        probes=(GRAPH_DURING_EVALUATION,)),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
     Function("train_on_device", [
         Case(model(linear, device=CPU), loader(12, 4), 0.5, 1, DEVICE),   # three equal batches
         Case(model(mlp, device=CPU), loader(10, 4), 0.3, 2, DEVICE, label="short_last_batch"),
         Case(tracked(stale_grads(module(linear, device=CPU))), loader(6, 3), 0.5, 1, DEVICE, label="stale_grads"),
         Case(model(dropout_net, device=CPU, train=False), loader(11, 4), 0.3, 2, DEVICE, label="came_in_eval_mode"),
         Case(model(mlp, device=CPU), loader(7, 3), 0.2, 1, DEVICE, calls=2),
+        Case(tracked(frozen(module(mlp, device=CPU), "0")), loader(8, 4), 0.3, 2, DEVICE, label="frozen_layer"),
         Case(model(mlp, device=CPU), loader(12, 5), 0.4, 2, DEVICE, hidden=True),
     ], aspects=BASIC + ("caller", "procedure", "device_mix"), devices=("cpu", "cuda"), rtol=1e-5, atol=1e-6,
         timeout=20, probes=(GRAPHS_KEPT,)),
@@ -242,5 +231,6 @@ KATA = Kata("k42_devices_training", [
         Case(model(dropout_net, train=True), loader(11, 4, shuffle=False), CLASSES, label="dropout"),
         Case(model(frozen_bn_net), loader(9, 4, shuffle=False), CLASSES, label="mixed_modes"),
         Case(model(mlp), loader(12, 5, shuffle=False), CLASSES + 1, label="absent_class", hidden=True),
-    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"), probes=(GRAPH_DURING_EVALUATION,)),
+    ], aspects=BASIC + ("caller", "device_mix"), devices=("cpu", "cuda"),
+        probes=(GRAPH_DURING_EVALUATION, GRAD_MODE)),
 ])

@@ -154,12 +154,22 @@ def _compare_module(yours, expected, aspects, tolerance, where):
         if len(yours[group]) != len(expected[group]):
             return Difference("kind", "aspect.length", {"yours": len(yours[group]), "expected": len(expected[group])},
                               _extend(where, ".parameters()" if group == "params" else ".buffers()"))
-    if yours["training"] != expected["training"]:
+    if _modes_differ(yours["training"], expected["training"]):
         return Difference("training", "aspect.training",
                           {"yours": _show(yours["training"]), "expected": _show(expected["training"])}, where)
     return _first_found(compare(y, e, aspects & {"shape", "dtype", "device", "values"}, tolerance,
                                 _extend(where, f".{name}"))
                         for group in ("params", "buffers") for (name, y), (_, e) in zip(yours[group], expected[group]))
+
+
+def _modes_differ(yours: list, expected: list) -> bool:
+    """Whether two modules' training flags (one per submodule, in ``modules()`` order) differ. Where
+    the modules hold another number of submodules (an activation between the layers: it owns no
+    parameter, and the parameters matched above), their flags have no positions in common: the
+    modes they hold between them are compared."""
+    if len(yours) != len(expected):
+        return set(yours) != set(expected)
+    return yours != expected
 
 
 def _compare_scalar(yours, expected, aspects, tolerance, where):

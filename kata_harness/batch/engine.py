@@ -35,6 +35,7 @@ import stat
 import sys
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -247,7 +248,7 @@ def collect(directory: Path, katas: set[str], at: str | None = None,
     deep, anything raised) is a note on its row, and the others are read as usual."""
     found = []
     entries = sorted(os.listdir(directory))   # noqa: PTH208 (names as the folder holds them, undecodable bytes included)
-    clashing = identity.clashes(e for e in entries if not e.startswith("."))
+    clashing = identity.clashes((e for e in entries if not e.startswith(".")), shown=shown_name)
     for entry in entries:
         folder = directory / entry
         if entry.startswith(".") or (plan is not None and not plan.keeps(entry)):
@@ -271,15 +272,17 @@ def collect(directory: Path, katas: set[str], at: str | None = None,
 
 
 def _named_safely(submissions: list[Submission]) -> list[Submission]:
-    """Every submission's name and notes as ``shown_name`` writes them; where two folders would be
-    shown alike, the later one gets a number."""
-    taken: set[str] = set()
-    for submission in submissions:
-        name = base = shown_name(submission.name)
-        number = 2
-        while name in taken:
+    """Every submission's name and notes as ``shown_name`` writes them. A name that two folders
+    would be shown by is nobody's (both are refused, see ``collect``): each gets a number that
+    no other folder's name has, so that no folder takes a classmate's row by sorting first."""
+    shown = [shown_name(submission.name) for submission in submissions]
+    counts = Counter(shown)
+    taken = {identity.key(name) for name in shown}
+    for submission, base in zip(submissions, shown):
+        name, number = base, 1
+        while counts[base] > 1 and identity.key(name) in taken:
             name, number = f"{base} ({number})", number + 1
-        taken.add(name)
+        taken.add(identity.key(name))
         submission.name = name
         submission.notes = [shown_name(note) for note in submission.notes]
     return submissions

@@ -95,7 +95,7 @@ def _not_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is below 0")
     return value
-SELECTOR_HELP = "a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias)"
+SELECTOR_HELP = "a lesson (lesson2, autograd), a kata (k05_devices, k05, devices) or a function (k05_devices.add_bias, add_bias)"
 def build_parser() -> Parser:
     """The whole command line: one subparser per subcommand, sharing the parent parsers."""
     lang, solutions, against = _parent(_lang), _parent(_solutions), _parent(_against)

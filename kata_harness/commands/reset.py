@@ -21,7 +21,7 @@ from ..api import select
 from ..content.curriculum import whole_kata
 from ..content.messages import default_language, message
 from ..judging import answer_key
-from ..layout import LAYOUT
+from ..layout import LAYOUT, Layout
 from . import UsageError
 
 
@@ -29,14 +29,14 @@ class ResetError(Exception):
     """The reset cannot be done safely; nothing was changed."""
 
 
-def backup(path: Path) -> Path:
-    """Copy ``path`` to a new timestamped file in .kata_backups/ and return it."""
-    LAYOUT.backups.mkdir(exist_ok=True)
+def backup(path: Path, backups: Path) -> Path:
+    """Copy ``path`` to a new timestamped file in ``backups`` (a project's .kata_backups/) and return it."""
+    backups.mkdir(exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = LAYOUT.backups / f"{path.stem}-{stamp}.py"
+    target = backups / f"{path.stem}-{stamp}.py"
     number = 1
     while target.exists():
-        target = LAYOUT.backups / f"{path.stem}-{stamp}-{number}.py"
+        target = backups / f"{path.stem}-{stamp}-{number}.py"
         number += 1
     shutil.copy2(path, target)
     return target
@@ -95,12 +95,13 @@ class NoStub(ResetError):
         self.kata = kata
 
 
-def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dict):
+def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dict, backups: Path):
     """``grade.py reset``: restore the stubs of ``functions`` (FunctionInfo) in ``solutions``, kata
     by kata: the whole file when ``whole`` (the selector named a kata) or when the learner's file is
-    gone, else only those functions' definitions. Yields (backup of the learner's file or None,
-    the file written, what was restored) after each kata's file is written; raises ``NoStub`` or
-    ``ResetError`` before touching a kata's file (a link, or a file that is not a regular one)."""
+    gone, else only those functions' definitions, the learner's file first copied into
+    ``backups``. Yields (backup of the learner's file or None, the file written, what was restored)
+    after each kata's file is written; raises ``NoStub`` or ``ResetError`` before touching a kata's
+    file (a link, or a file that is not a regular one)."""
     for kata in dict.fromkeys(f.kata for f in functions):
         if kata not in stubs:
             raise NoStub(kata)
@@ -110,21 +111,27 @@ def reset_selection(functions: list, *, whole: bool, solutions: Path, stubs: dic
         current = path.read_text(encoding="utf-8") if path.exists() else None
         restored = stubs[kata] if whole or current is None else \
             restore_functions(current, stubs[kata], names, str(path))
-        saved = backup(path) if current is not None else None
+        saved = backup(path, backups) if current is not None else None
         path.write_text(restored, encoding="utf-8")
         yield saved, path, kata if whole else ", ".join(f"{kata}.{n}" for n in names)
 
 
 def run(args, *, started: float) -> int:
-    """``grade.py reset SELECTOR``: restore the stub of a function or a whole kata in katas/ (after a
-    backup), and say how to undo it."""
+    """``grade.py reset SELECTOR``: ``reset`` of this project."""
+    return reset(args, LAYOUT)
+
+
+def reset(args, project: Layout) -> int:
+    """``grade.py reset SELECTOR`` of ``project``: restore the stub of a function or a whole kata
+    in its katas/ (after a backup into its .kata_backups/), and say how to undo it (the backup's
+    path relative to the working folder)."""
     lang = args.lang or default_language()
     if args.solutions is not None:
         raise UsageError(message("reset.only_katas", lang, folder=args.solutions))
-    katas, functions = select([args.selector], lang, LAYOUT)
-    key = answer_key.load(LAYOUT.answer_key)
+    katas, functions = select([args.selector], lang, project)
+    key = answer_key.load(project.answer_key)
     restoring = reset_selection(functions, whole=whole_kata(args.selector, katas) is not None,
-                                solutions=LAYOUT.katas, stubs=key.stubs if key else {})
+                                solutions=project.katas, stubs=key.stubs if key else {}, backups=project.backups)
     try:
         for saved, path, what in restoring:
             if saved is not None:

@@ -11,6 +11,7 @@ grade.py reads it without importing torch.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -254,17 +255,25 @@ def _texts(value, where: str, problems: list) -> None:
             problems.append(f"`{where}` has no {lang} text")
 
 
+def _titled_tables(entries: dict, prefix: str, known, problems: list) -> Iterator[tuple[str, dict]]:
+    """(where, table) for each entry of ``entries`` that is a table, ``where`` being ``prefix`` and
+    its name, after checking that its keys are among ``known`` and that its title is bilingual; what
+    does not hold, and an entry that is no table, go into ``problems``."""
+    for name, entry in entries.items():
+        where = f"{prefix}{name}"
+        if not isinstance(entry, dict):
+            problems.append(f"`{where}` is not a table")
+            continue
+        problems += [f"unknown key `{where}.{key}`{did_you_mean(key, known)}" for key in entry if key not in known]
+        _texts(entry.get("title"), f"{where}.title", problems)
+        yield where, entry
+
+
 def lint_lessons(data: dict) -> list[str]:
     """What is wrong with a parsed ``curriculum/lessons.toml``: a lesson without a bilingual title or
     notes for each language, an unknown key, a pack's name used twice."""
-    problems = []
-    for name, entry in data.items():
-        if not isinstance(entry, dict):
-            problems.append(f"`{name}` is not a table")
-            continue
-        problems += [f"unknown key `{name}.{key}`{did_you_mean(key, LESSON_KEYS)}" for key in entry
-                     if key not in LESSON_KEYS]
-        _texts(entry.get("title"), f"{name}.title", problems)
+    problems: list[str] = []
+    for name, entry in _titled_tables(data, "", LESSON_KEYS, problems):
         _texts(entry.get("notes"), f"{name}.notes", problems)
     packs = [str(entry["pack"]) for entry in data.values() if isinstance(entry, dict) and entry.get("pack")]
     problems += [f"the pack name `{pack}` is used twice" for pack in sorted({p for p in packs if packs.count(p) > 1})]
@@ -285,14 +294,7 @@ def lint_kata(data: dict, lessons: list[Lesson] | None = None) -> list[str]:
     functions = data.get("functions", {})
     if not isinstance(functions, dict) or not functions:
         return [*problems, "no [functions.NAME] table"]
-    for name, entry in functions.items():
-        where = f"functions.{name}"
-        if not isinstance(entry, dict):
-            problems.append(f"`{where}` is not a table")
-            continue
-        problems += [f"unknown key `{where}.{key}`{did_you_mean(key, FUNCTION_KEYS)}" for key in entry
-                     if key not in FUNCTION_KEYS]
-        _texts(entry.get("title"), f"{where}.title", problems)
+    for where, entry in _titled_tables(functions, "functions.", FUNCTION_KEYS, problems):
         points = entry.get("points", 1)
         if not isinstance(points, int) or isinstance(points, bool) or points < 1:
             problems.append(f"`{where}.points` must be a whole number of at least 1")

@@ -104,6 +104,14 @@ MESSAGES = {
         "en": "{where}: your run leaves the reference's run at step {step}: yours {yours}, expected {expected}",
         "zh": "{where}：你的运行在第 {step} 步偏离了参考运行：你的值为 {yours}，应当是 {expected}",
     },
+    "aspect.device_mix_index": {
+        "en": "your code indexed a tensor it made on the default device (the CPU) with a mask or indices on the "
+              "inputs' device: it ran here because the inputs are on the CPU too; with the inputs on a GPU it "
+              "raises \"indices should be either on cpu or on the same device as the indexed tensor (cpu)\"",
+        "zh": "你的代码用位于输入所在设备上的掩码或下标，去索引它在默认设备（CPU）上创建的张量：这里能运行，只是因为"
+              "输入也在 CPU 上；输入在 GPU 上时，它会报错 “indices should be either on cpu or on the same device as "
+              "the indexed tensor (cpu)”",
+    },
     "aspect.device_mix": {
         "en": "{op} combined a tensor your code made on the default device (the CPU) with a tensor on the "
               "inputs' device: it ran here because the inputs are on the CPU too; with the inputs on a GPU it "
@@ -456,6 +464,10 @@ MESSAGES = {
     "probe.grad_mode": {
         "en": "whether autograd records after the call (torch.is_grad_enabled())",
         "zh": "调用之后自动求导是否仍在记录，即 torch.is_grad_enabled() 的值",
+    },
+    "probe.default_device": {
+        "en": "the device torch makes tensors on by default after the call (torch.get_default_device())",
+        "zh": "调用之后 torch 默认在哪个设备上创建张量（torch.get_default_device()）",
     },
     "probe.deterministic": {
         "en": "whether deterministic algorithms are on after the call (torch.are_deterministic_algorithms_enabled())",

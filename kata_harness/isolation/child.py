@@ -360,20 +360,37 @@ def _watched_namespaces() -> list:
             torch.autograd, torch.random, numpy, numpy.random, builtins, *harness]
 
 
-def _fingerprint() -> tuple[dict, frozenset]:
-    """What ``_changes`` compares: the identity of every attribute of the watched namespaces, and
-    the threads alive."""
+def _fingerprint() -> tuple[dict, frozenset, tuple]:
+    """What ``_changes`` compares: the identity of every attribute of the watched namespaces, the
+    threads alive, and the signals' handlers and timers (``_signals``)."""
 
     names = {(id(space), name): id(value) for space in _watched_namespaces() for name, value in vars(space).items()}
-    return names, frozenset(thread.ident for thread in threading.enumerate())
+    return names, frozenset(thread.ident for thread in threading.enumerate()), _signals()
 
 
-def _changes(before: tuple[dict, frozenset]) -> bool:
+def _signals() -> tuple:
+    """The handler of every signal and whether each interval timer is armed: a kata that set an
+    alarm, or a handler of its own, would reach the katas after it (an alarm that goes off while
+    the next kata is graded, a SIGTERM it ignores)."""
+    handlers = []
+    for number in sorted(signal.valid_signals()):
+        try:
+            handlers.append((int(number), id(signal.getsignal(number))))
+        except (OSError, ValueError):   # a signal Python cannot report on
+            pass
+    timers = tuple(signal.getitimer(which) != (0.0, 0.0)
+                   for which in (getattr(signal, name, None) for name in ("ITIMER_REAL", "ITIMER_VIRTUAL", "ITIMER_PROF"))
+                   if which is not None and hasattr(signal, "getitimer"))
+    return tuple(handlers), timers
+
+
+def _changes(before: tuple[dict, frozenset, tuple]) -> bool:
     """Whether a job left this process different from ``before``: an attribute replaced or
     removed (one added, such as a submodule torch imports lazily, changes nothing the next job
-    sees), or a thread still running."""
-    names, threads = _fingerprint()
-    return any(names.get(key) != value for key, value in before[0].items()) or bool(threads - before[1])
+    sees), a thread still running, or a signal's handler or timer changed."""
+    names, threads, signals = _fingerprint()
+    return (any(names.get(key) != value for key, value in before[0].items()) or bool(threads - before[1])
+            or signals != before[2])
 
 
 def _clear_up(pid: int, sandboxed: bool, own_pid_namespace: bool = False) -> None:

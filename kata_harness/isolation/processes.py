@@ -114,15 +114,20 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def become_subreaper() -> bool:
-    """Linux: orphans of our descendants become our children (so ``kill_orphans`` finds them)."""
+def _prctl(option: int, value: int) -> bool:
+    """Linux: ``prctl(option, value)``; whether it took (False on other systems, and where the C
+    library cannot be called)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes  # deferred: used on Linux only (prctl)
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        return _libc().prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+def become_subreaper() -> bool:
+    """Linux: orphans of our descendants become our children (so ``kill_orphans`` finds them)."""
+    return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 def die_with_parent(parent: int) -> None:
@@ -131,11 +136,7 @@ def die_with_parent(parent: int) -> None:
     grader, the subreaper above it, and could then kill the grader with ``os.getppid()``."""
     if not sys.platform.startswith("linux"):
         return
-    try:
-        import ctypes  # deferred: used on Linux only (prctl)
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(_KILL), 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
+    _prctl(_PR_SET_PDEATHSIG, int(_KILL))
     if os.getppid() != parent:   # it died before the line above took effect
         os._exit(1)
 
@@ -144,13 +145,7 @@ def hide_from_same_user() -> bool:
     """Linux: make this process non-dumpable, so that a process of the same user (learner code
     running unsandboxed) cannot read its memory or ``/proc/<pid>/environ`` (which holds
     KATA_SECRET in official grading). Children start dumpable again at exec: nothing else changes."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import ctypes  # deferred: used on Linux only (prctl)
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    return _prctl(_PR_SET_DUMPABLE, 0)
 
 
 # capset(2)'s number by machine (the C library has no wrapper for it).

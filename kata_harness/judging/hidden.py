@@ -217,7 +217,15 @@ def _from_hidden_key(secret: str, names: list[str], root: Path) -> HiddenCases:
 
 def _planned(secret: str, functions, root: Path) -> HiddenCases:
     """Official grading against the live reference: the hidden cases each function's plan in the
-    public key asks for, drawn with the secret (the reference observes them)."""
+    public key asks for, drawn with the secret (the reference observes them). Where a hidden key
+    exists, the secret must open it, as against the key: a mistyped secret would draw other hidden
+    cases than the frozen ones, and nobody would notice."""
+    if Layout(root).hidden_key.exists():
+        try:
+            decrypt(secret, root)
+        except HiddenKeyError as problem:
+            if problem.key == "error.secret_wrong":   # a stale key is the live reference's to outgrow
+                return HiddenCases(True, error=problem.key)
     key = answer_key.load(Layout(root).answer_key)
     stale = set(key.stale_katas(root)) if key else set()
     if key is None or any(f.kata in stale or "plan" not in key.expected.get(f.qualified, {}) for f in functions):

@@ -13,7 +13,13 @@ else (the inputs, the models, whatever is computed from them, ``torch.ones_like(
 ``x.new_ones(...)``, a factory given ``device=``, a tensor moved with ``.to(x.device)`` or
 ``.to(x)``) is on the inputs' device. An operation that combines a made tensor that is not 0-dim (a
 0-dim CPU tensor may meet a GPU tensor, as a Python number may) with a tensor on the inputs' device
-is a mix. Indexing with a CPU index and cross-device copies are legal on a GPU too, and never count.
+is a mix. Cross-device copies are legal on a GPU too, and never count; so is indexing a tensor on the
+inputs' device with a CPU index (a mask or indices). The other way round is not: a tensor made on the
+default device indexed by a mask or indices on the inputs' device raises on a GPU ("indices should
+be either on cpu or on the same device as the indexed tensor (cpu)", checked before any element is
+read), so that reading counts as a mix (``INDEXING``), and what it returns stays on the
+default device, as the indexed tensor does. Writing through such an index (``made[mask] = 0``) is
+not counted: aten moves the indices to the written tensor's device there.
 
 A move to the inputs' device returns a copy, as on a GPU (on the CPU ``.to`` would return the tensor
 itself): the tensor moved stays on the default device, so a bare ``x.to(device)`` statement, whose
@@ -21,7 +27,11 @@ copy is thrown away, is told from ``x = x.to(device)``.
 
 Known limits: a module made inside the call (``nn.Linear(3, 1)``) is not followed (its parameters
 are made by ``nn.Parameter``); ``torch.device("cpu")`` cannot be told from ``x.device`` on a CPU,
-so ``.to(torch.device("cpu"))`` counts as a move to the inputs' device.
+so ``.to(torch.device("cpu"))`` counts as a move to the inputs' device; a tensor made before the call
+(a module-level constant of the learner's) counts as on the inputs' device, and so does one made by
+``torch.from_numpy``, which torch does not pass through a TorchFunctionMode (a case on meta or a GPU
+catches both); and a 0-dim index on the inputs' device never counts (Python's indexing reads a 0-dim
+integer as a number).
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import weakref
 import torch
 from torch.overrides import TorchFunctionMode
 
+from ..aspects.device_mix import INDEXING
 from .describe import TENSOR_BASE
 
 # Operations that may take tensors on two devices on a GPU as well (an index on the CPU, a copy
@@ -97,7 +108,10 @@ class DefaultDeviceWatch(TorchFunctionMode):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         given = _tensors(args, []) + _tensors(kwargs, [])
-        if self.mix is None and name not in LEGAL_ACROSS_DEVICES and len(given) > 1:
+        if self.mix is None and name == "__getitem__":
+            if self._indexed_from_the_inputs_device(args):
+                self.mix = INDEXING
+        elif self.mix is None and name not in LEGAL_ACROSS_DEVICES and len(given) > 1:
             made = [t for t in given if self.made(t)]
             if any(TENSOR_BASE.dim(t) > 0 for t in made) and len(made) < len(given):
                 self.mix = _shown(func, name)
@@ -113,11 +127,20 @@ class DefaultDeviceWatch(TorchFunctionMode):
                 self._mark(t, placed)
         return result
 
+    def _indexed_from_the_inputs_device(self, args) -> bool:
+        """Whether ``args`` of a read ``t[index]`` index a tensor made on the default device with a
+        mask or indices (not 0-dim) on the inputs' device, which a GPU refuses."""
+        if not args or not isinstance(args[0], torch.Tensor) or not self.made(args[0]):
+            return False
+        return any(TENSOR_BASE.dim(t) > 0 and not self.made(t) for t in _tensors(args[1:], []))
+
     def _placement(self, name: str, args, kwargs, given: list) -> bool | None:
         """Whether the result is made on the default device (True), on the inputs' (False), or left as
         it is (None: an attribute read, a result that is not a tensor)."""
         if name in ("__get__", "__set__"):
             return None
+        if name == "__getitem__" and given:
+            return self.made(args[0])       # indexing keeps the indexed tensor's device, whatever the index's
         if "device" in kwargs and kwargs["device"] is not None:
             return _is_cpu_target(kwargs["device"])
         if name == "cpu":

@@ -17,7 +17,7 @@ import traceback
 import warnings
 from contextlib import ExitStack
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -42,6 +42,11 @@ OUTPUT_LIMIT = 2000          # characters of printed output kept per call
 # Global state
 
 
+# The global generators' seed before every call: not 0, nor any seed a learner would write, so that a
+# function that reseeds the caller's generator with ``torch.manual_seed(0)`` leaves a state that differs.
+CALL_SEED = 2_718_281_828
+
+
 def reset_global_state() -> None:
     """Put torch, NumPy and Python back into a known state before every call, so that what one
     function (or one learner's experiment) set cannot leak into the next."""
@@ -56,9 +61,9 @@ def reset_global_state() -> None:
         torch._C._set_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
-    seeding.manual_seed(0)
-    random.seed(0)
-    np.random.seed(0)
+    seeding.manual_seed(CALL_SEED)
+    random.seed(CALL_SEED)
+    np.random.seed(CALL_SEED)
     cast(list, warnings.filters)[:] = _WARNING_FILTERS   # a list, which the stubs declare a Sequence
 
 
@@ -93,27 +98,64 @@ class _Capture(io.StringIO):
         return len(text)
 
 
+UNREADABLE = "<exception str() failed>"   # Python's own words for a message that cannot be read
+_TRACEBACK: Any = BaseException.__dict__["__traceback__"]   # read past a subclass's own __traceback__
+
+
+def _class_name(error: BaseException) -> str:
+    """The name of ``error``'s class as its class object holds it (type's own descriptor: a
+    metaclass cannot answer for it)."""
+    return type.__dict__["__name__"].__get__(type(error))
+
+
 def _error_record(error: BaseException, learner_file: str | None) -> Raised:
-    """What the learner needs to know about an exception: its type, message and their line."""
-    frames = traceback.extract_tb(error.__traceback__)
-    learner_path = os.path.realpath(learner_file) if learner_file else None
-    mine = [f for f in frames if learner_path and os.path.realpath(f.filename) == learner_path]
-    frame = mine[-1] if mine else None
-    text = shortened(str(error), 504, " ...")
+    """What the learner needs to know about an exception: its type, message and their line. An
+    exception that lies about itself (its ``__str__``, its traceback or its class's attributes
+    raise) is still reported, by its class's real name, with ``UNREADABLE`` for its message."""
+    try:
+        return _read_error(error, learner_file)
+    except BaseException:   # whatever the learner's exception does when read, it stays data
+        return {"type": _class_name(error), "message": UNREADABLE, "todo": False,
+                "exit": not issubclass(type(error), Exception)}
+
+
+def _read_error(error: BaseException, learner_file: str | None) -> Raised:
+    """``_error_record``, from what the exception says of itself."""
+    frames = traceback.extract_tb(_TRACEBACK.__get__(error))
+    frame = _learner_frames(frames, learner_file)[-1:]
+    text = shortened(str.__str__(str(error)), 504, " ...")   # an exact str, whatever __str__ returned
     # A stub is a function whose own line raises NotImplementedError; torch raises it too
     # (e.g. for meta tensors), and that is a failure, not a todo.
+    learner_path = os.path.realpath(learner_file) if learner_file else None
     last = frames[-1] if frames else None
     stub_line = last is not None and (last.line or "").strip().startswith("raise NotImplementedError") \
         and not os.path.realpath(last.filename).startswith(_TORCH_DIR) \
         and (learner_path is None or os.path.realpath(last.filename) == learner_path)
-    record: Raised = {"type": type(error).__name__, "message": text,
+    record: Raised = {"type": _class_name(error), "message": text,
                       "todo": type(error) is NotImplementedError and stub_line,
-                      "exit": not isinstance(error, Exception)}
-    if isinstance(error, SyntaxError):
-        record["message"], record["line"] = str(error.msg), error.lineno
+                      "exit": not issubclass(type(error), Exception)}
+    if issubclass(type(error), SyntaxError):
+        syntax = cast(SyntaxError, error)
+        record["message"], record["line"] = str.__str__(str(syntax.msg)), syntax.lineno
     if frame:
-        record["where"] = f"{_shown_path(frame.filename)}:{frame.lineno}: {(frame.line or '').strip()}"
+        record["where"] = f"{_shown_path(frame[0].filename)}:{frame[0].lineno}: {(frame[0].line or '').strip()}"
     return record
+
+
+def _learner_frames(frames: traceback.StackSummary, learner_file: str | None) -> list:
+    """The frames of ``frames`` that run in the learner's file."""
+    learner_path = os.path.realpath(learner_file) if learner_file else None
+    return [f for f in frames if learner_path and os.path.realpath(f.filename) == learner_path]
+
+
+def _raised_while_examined(error: BaseException, learner_file: str | None) -> bool:
+    """Whether ``error`` came from the learner's code while the harness examined what it returned
+    (a ``__repr__``, a metaclass's ``__name__`` or ``__mro__`` that raises): the learner's failure,
+    not the harness's."""
+    try:
+        return bool(_learner_frames(traceback.extract_tb(_TRACEBACK.__get__(error)), learner_file))
+    except BaseException:
+        return False
 
 
 def _shown_path(filename: str) -> str:
@@ -216,10 +258,15 @@ def observe_case(fn, spec: Function, case: Case, seed: int, device: str, learner
         observation["raised"] = error
         return observation
     seen.result = result
-    for stage in sorted({aspect.stage for aspect in applying}):
-        for aspect in applying:
-            if aspect.stage == stage:
-                observation.update(aspect.observe(seen))   # type: ignore[typeddict-item]
+    try:
+        for stage in sorted({aspect.stage for aspect in applying}):
+            for aspect in applying:
+                if aspect.stage == stage:
+                    observation.update(aspect.observe(seen))   # type: ignore[typeddict-item]
+    except BaseException as error:
+        if not _raised_while_examined(error, learner_file):
+            raise
+        observation["raised"] = _error_record(error, learner_file)
     return observation
 
 

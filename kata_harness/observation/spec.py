@@ -22,7 +22,7 @@ from ..aspects import BASIC, NAMES
 from . import containers, seeding
 
 # What ``kata_harness.spec``, the vocabulary's public name, offers.
-__all__ = ["ALL_ASPECTS", "Adam", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "Function", "GRAD_MODE",
+__all__ = ["ALL_ASPECTS", "Adam", "BASIC", "Call", "Case", "DEVICE", "DEVICES", "Dropout", "DropoutNet", "Function", "GRAD_MODE",
            "GRAPH_DURING_EVALUATION", "GRAPHS_KEPT", "GraphRecord", "Kata", "Probe", "Recipe", "SGD", "array", "build_value", "custom",
            "draws_randomly", "frozen", "graph_record", "input_key", "module", "rand", "randint", "randn", "short_batches",
            "stale_grads", "tensor", "tracked", "transposed"]
@@ -443,6 +443,25 @@ class Dropout(torch.nn.Module):
 
     def extra_repr(self):
         return f"p={self.p}"
+
+
+class DropoutNet(torch.nn.Module):
+    """Linear, ReLU, ``Dropout(p)``, linear: a small model with dropout whose mask is keyed by the
+    input batch (``input_key``), so that learner and reference meet the same masks on the same
+    batches however many numbers either draws. The key is read only where the dropout draws a mask
+    (in training mode): in evaluation mode the model also runs on meta, whose batches have no values
+    to read."""
+
+    def __init__(self, features: int, hidden: int, outputs: int, p: float = 0.5):
+        super().__init__()
+        self.hidden = torch.nn.Linear(features, hidden)
+        self.dropout = Dropout(p)
+        self.out = torch.nn.Linear(hidden, outputs)
+
+    def forward(self, x):
+        if self.dropout.training:
+            self.dropout.key = input_key(x)
+        return self.out(self.dropout(torch.relu(self.hidden(x))))
 
 
 class SGD(torch.optim.SGD):

@@ -26,6 +26,19 @@ IMPORTS = {
 
 
 UNRELATED_ERRORS = ("error.syntax", "error.import", "error.no_file")   # errors that no kata hint explains
+# Characters that would act on a terminal, a log viewer or an editor instead of being shown: every
+# control character but the line break and the tab (escape sequences, carriage return, backspace,
+# bell), the marks that reorder what follows them (bidirectional overrides and isolates), the line
+# separators some viewers break lines at, and lone surrogates (no UTF-8 file or stream can hold one).
+_ACTING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+
+
+def visible(text: str) -> str:
+    """``text`` from learner code (its exception's message, what it printed, its call as the child
+    rendered it) with every character that would act rather than show written as an escape
+    (``\\x1b``): a message can then neither move the cursor over the score, recolour or hide it,
+    nor reorder the lines around it, in a terminal, a CI log or any file it is copied to."""
+    return _ACTING.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), str(text))
 
 
 def _where_text(where: dict, lang: str) -> str:
@@ -216,6 +229,10 @@ class Explanation:
     pitfall: str = ""     # the pitfall that explains the difference, with the lesson section
     hint: str = ""        # the first hint
     printed: str = ""     # what the learner's code printed (shortened)
+
+    def __post_init__(self) -> None:
+        # The parts learner code can put text into (the rest is the curriculum's).
+        self.called, self.differed, self.printed = visible(self.called), visible(self.differed), visible(self.printed)
 
     def lines(self, *, hint: bool = True) -> list[str]:
         """The message's lines in reading order; ``hint=False`` leaves the hint out."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -41,6 +42,11 @@ def file_name(name: str) -> str:
     while len(safe.encode("utf-8")) > NAME_BYTES:
         safe = safe[:-1]
     return safe
+
+
+def _same_file(name: str) -> str:
+    """What a file system that ignores case and Unicode form (macOS, Windows) takes ``name`` for."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def _md(text: str) -> str:
@@ -244,16 +250,16 @@ def write_all(folder: Path, rows: list[dict], katas: list[KataInfo], lang: str) 
     {submission: its Markdown file}. Names that would make the same file each get a number."""
     written: dict[str, Path] = {}
     bases = [file_name(str(row.get("submission", ""))) for row in rows]
-    # A name that two rows would make (`` bob`` and ``bob``) is nobody's: each gets a number, so that
-    # no folder takes a classmate's file by sorting first.
-    counts = Counter(base.casefold() for base in bases)
-    shared = {base for base, count in counts.items() if count > 1}
-    taken: set[str] = set(shared)
+    # A name that two rows would make (`` bob`` and ``bob``) is nobody's: each gets a number that no
+    # other row's file has, so that no folder takes a classmate's file by sorting first or by being
+    # named like a numbered one (``bob (1)``).
+    counts = Counter(_same_file(base) for base in bases)
+    taken = set(counts)
     for row, base in zip(rows, bases):
-        name, number = base, 1 if base.casefold() in shared else 2
-        while name.casefold() in taken:
+        name, number = base, 1
+        while counts[_same_file(base)] > 1 and _same_file(name) in taken:
             name, number = f"{base} ({number})", number + 1
-        taken.add(name.casefold())
+        taken.add(_same_file(name))
         target = folder / f"{name}.md"
         write_atomically(target, markdown(row, katas, lang).encode("utf-8"))
         write_atomically(folder / f"{name}.html", html_page(row, katas, lang).encode("utf-8"))

@@ -25,7 +25,7 @@ from typing import Any
 from ..content.curriculum import FunctionInfo
 from ..content.messages import LANGUAGES
 from ..judging.verdicts import Status, Verdict
-from .explanations import explain, pitfall_key, pitfall_title
+from .explanations import explain, pitfall_key, pitfall_title, visible
 
 SAID_BY_KEY = ("error.no_file", "error.not_found")   # errors whose key and function say all there is
 NOT_GRADED = "not_graded"   # the status of every function of a submission that could not be graded (see notes)
@@ -52,7 +52,7 @@ def function_entry(verdict: Verdict | None, info: FunctionInfo) -> dict:
             entry["differed"] = {lang: explain(verdict, info, lang).differed for lang in LANGUAGES}
     if verdict.status == Status.FAILED:
         key = pitfall_key(info, verdict.difference, verdict.label)
-        entry.update(pitfall=key, pitfall_title=pitfall_title(info, key), section=info.section, call=verdict.call,
+        entry.update(pitfall=key, pitfall_title=pitfall_title(info, key), section=info.section, call=visible(verdict.call),
                      differed={lang: explain(verdict, info, lang).differed for lang in LANGUAGES})
     return entry
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..content.curriculum import FunctionInfo
 from ..content.messages import message
+from ..files import read_text
 from ..judging.judge import Grading
 from .explanations import with_hint
 
@@ -43,9 +44,11 @@ def _json_bytes(document: dict) -> int:
 
 
 def _line_of(solutions: Path, info: FunctionInfo) -> int:
-    """The line where the learner's file defines the function (1 when it cannot be found)."""
+    """The line where the learner's file defines the function (1 when it cannot be found). The
+    file is the learner's: a link to ``/dev/zero`` or a FIFO must not stop the report (``read_text``
+    reads only a regular, size-capped file)."""
     try:
-        lines = (solutions / f"{info.kata}.py").read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = read_text(solutions / f"{info.kata}.py").splitlines()
     except OSError:
         return 1
     pattern = re.compile(rf"^\s*def\s+{re.escape(info.name)}\s*\(")

@@ -15,7 +15,7 @@ say which is the student's: both are refused by name (``clash_note``), none is c
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 def key(name: str) -> str:
@@ -25,12 +25,14 @@ def key(name: str) -> str:
     return folded.strip()
 
 
-def clashes(names: Iterable[str]) -> dict[str, list[str]]:
+def clashes(names: Iterable[str], shown: Callable[[str], str] = str) -> dict[str, list[str]]:
     """{name: the other names with its key} for every name that shares its key with another
-    (names listed twice as written are one name)."""
+    (names listed twice as written are one name). ``shown``: how every output writes a name (batch
+    writes a folder's control characters and undecodable bytes as escapes): two names it writes
+    alike are one name there, so they clash too."""
     by_key: dict[str, list[str]] = {}
     for name in dict.fromkeys(names):
-        by_key.setdefault(key(name), []).append(name)
+        by_key.setdefault(key(shown(name)), []).append(name)
     return {name: [other for other in group if other != name]
             for group in by_key.values() if len(group) > 1 for name in group}
 

@@ -4,6 +4,14 @@
 learner's message must contain every keyword (case-insensitive), i.e. name the pitfall.
 ``@right(function)`` marks another correct idiom: it must pass, proving the tests are not
 tuned to the reference's way of writing it.
+
+Where several variants differ from one body by what they hand it (another optimizer, another
+number of steps) or by one line, the body is a helper of their module (``_steps``, ``_fit_on``,
+...) with the correct behaviour by default and an option per wrong line, so that each variant says
+only what it changes; a variant whose mistake is the order of its loop writes its loop out. The
+helpers stay in the kata's own module, none of them a decorator: ``selftests/classes.py`` copies a
+module's text into a submission without its ``@`` lines and its ``from selftests.variants import``
+line, and the copy must still run on its own.
 """
 
 from __future__ import annotations

@@ -40,13 +40,13 @@ def counts_one_hot(labels, num_classes):
     return F.one_hot(labels, num_classes).sum(dim=0).to(torch.float32)
 
 
-@right("class_counts")
-def counts_scatter_add(labels, num_classes):
+@wrong("class_counts", "default device")
+def counts_scatter_add(labels, num_classes):   # counts on the CPU: GPU labels cannot meet them
     return torch.zeros(num_classes).scatter_add_(0, labels, torch.ones(labels.shape))
 
 
-@right("class_counts")
-def counts_compare(labels, num_classes):
+@wrong("class_counts", "default device")
+def counts_compare(labels, num_classes):   # torch.arange on the CPU meets the labels
     return (labels[:, None] == torch.arange(num_classes)).sum(dim=0).float()
 
 
@@ -71,6 +71,12 @@ def dice_global_seed(n, seed):
     return torch.randint(1, 7, (n,))
 
 
+@wrong("roll_dice", "global generator")
+def dice_resetting_the_callers_generator(n, seed):
+    torch.manual_seed(0)            # "to start clean": the caller's own random stream starts over
+    return torch.randint(1, 7, (n,), generator=torch.Generator().manual_seed(seed))
+
+
 @right("roll_dice")
 def dice_shifted(n, seed):
     return torch.randint(0, 6, (n,), generator=torch.Generator().manual_seed(seed)) + 1
@@ -84,3 +90,17 @@ def dice_high_only(n, seed):
 @right("roll_dice")
 def dice_random_(n, seed):
     return torch.empty(n, dtype=torch.int64).random_(1, 7, generator=torch.Generator().manual_seed(seed))
+
+
+# --- found by the audit of lesson 1 against a caller's labels on a GPU -------------------------
+
+
+@wrong("class_counts", "default device", "where the labels are")
+def counts_on_the_default_device(labels, num_classes):
+    counts = torch.zeros(num_classes)   # the CPU, wherever the labels are
+    return counts.index_add_(0, labels, torch.ones(len(labels)))
+
+
+@right("class_counts")
+def sums_one_hot_rows(labels, num_classes):
+    return F.one_hot(labels, num_classes).sum(dim=0).to(torch.float32)

@@ -205,3 +205,16 @@ def gather_row_by_row(x, index):
 @wrong("gather_rows", "mask", "to int64")
 def gather_byte_index(x, index):
     return x[index.byte()]   # a uint8 index is a (deprecated) mask, not row numbers
+
+
+# --- found by the audit of lesson 1 against labels on a GPU ------------------------------------
+
+
+@wrong("class_loss", "Cannot copy out of meta tensor", "moved the labels to the CPU")
+def converts_to_a_cpu_tensor_type(logits, labels):
+    return F.cross_entropy(logits, labels.type(torch.LongTensor))   # int64, and on the CPU
+
+
+@right("class_loss")
+def log_softmax_and_nll(logits, labels):
+    return F.nll_loss(F.log_softmax(logits, dim=1), labels.to(torch.int64))

@@ -100,11 +100,30 @@ def standardize_to_x(x, mean, std):
     return (x - torch.from_numpy(mean).to(x)) / torch.from_numpy(std).to(x)
 
 
-@right("standardize")
-def standardize_in_float64(x, mean, std):
+@wrong("standardize", "on the CPU")
+def standardize_in_float64(x, mean, std):   # the right dtype, but the statistics stay on the CPU
     return ((x.double() - torch.from_numpy(mean)) / torch.from_numpy(std)).to(x.dtype)
 
 
-@right("standardize")
-def standardize_tensor_float(x, mean, std):
+@wrong("standardize", "on the CPU")
+def standardize_tensor_float(x, mean, std):   # torch.tensor without device=: the CPU
     return (x - torch.tensor(mean, dtype=torch.float32)) / torch.tensor(std, dtype=torch.float32)
+
+
+# --- found by the audit of lesson 1 against an x on a GPU --------------------------------------
+
+
+@wrong("standardize", "on the CPU", "on x's device")
+def statistics_from_numpy_on_the_cpu(x, mean, std):
+    return (x - torch.from_numpy(mean).float()) / torch.from_numpy(std).float()
+
+
+@wrong("standardize", "on the CPU", "Expected all tensors to be on the same device")
+def statistics_without_device(x, mean, std):
+    return (x - torch.as_tensor(mean, dtype=x.dtype)) / torch.as_tensor(std, dtype=x.dtype)
+
+
+@right("standardize")
+def computes_in_float64_and_casts_back(x, mean, std):
+    where = x.device
+    return ((x.double() - torch.from_numpy(mean).to(where)) / torch.from_numpy(std).to(where)).to(x.dtype)

@@ -8,55 +8,41 @@ from selftests.variants import right, wrong
 # --- train ------------------------------------------------------------------------------------
 
 
-@wrong("train", "add up", "cleared", "every step")
-def train_never_zeroes(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+def _train(optimizer, model, batches, clear=True, floats=True):
+    """The loop the contract asks for, with ``optimizer``: one step a batch, the gradients cleared
+    first; each loss recorded as a float. Each option is one wrong line: ``clear=False`` never
+    clears, ``floats=False`` records the loss tensors."""
     losses = []
     for x, y in batches:
+        if clear:
+            optimizer.zero_grad()
         loss = F.mse_loss(model(x), y)
         loss.backward()
         optimizer.step()
-        losses.append(loss.item())
+        losses.append(loss.item() if floats else loss)
     return losses
+
+
+@wrong("train", "add up", "cleared", "every step")
+def train_never_zeroes(model, batches, lr):
+    return _train(torch.optim.SGD(model.parameters(), lr=lr), model, batches, clear=False)
 
 
 @wrong("train", "add up", "not once before the loop")
 def train_zeroes_once(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     optimizer.zero_grad()
-    losses = []
-    for x, y in batches:
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _train(optimizer, model, batches, clear=False)
 
 
 @wrong("train", "Python floats", "loss tensor")
 def train_returns_tensors(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss)
-    return losses
+    return _train(torch.optim.SGD(model.parameters(), lr=lr), model, batches, floats=False)
 
 
 @wrong("train", "momentum")
 def train_with_momentum(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
-    losses = []
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _train(torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9), model, batches)
 
 
 @right("train")
@@ -104,16 +90,25 @@ def train_autograd_grad(model, batches, lr):
 # --- accumulated_step -------------------------------------------------------------------------
 
 
-@wrong("accumulated_step", "divide", "n times too big")
-def accumulate_without_dividing(model, micro_batches, lr):
+def _accumulated(model, micro_batches, lr, divide=True):
+    """The step the contract asks for: the gradients cleared once, before the loop, each micro-batch
+    loss divided by their number before its backward(), one SGD step after the loop; the micro-batch
+    losses as floats, for the variant to make its result of. ``divide=False`` is the one wrong line:
+    each loss back-propagated undivided."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     optimizer.zero_grad()
     losses = []
     for x, y in micro_batches:
         loss = F.mse_loss(model(x), y)
-        loss.backward()
+        (loss / len(micro_batches) if divide else loss).backward()
         losses.append(loss.item())
     optimizer.step()
+    return losses
+
+
+@wrong("accumulated_step", "divide", "n times too big")
+def accumulate_without_dividing(model, micro_batches, lr):
+    losses = _accumulated(model, micro_batches, lr, divide=False)
     return sum(losses) / len(losses)
 
 
@@ -158,15 +153,7 @@ def accumulate_stepping_each_micro_batch(model, micro_batches, lr):
 
 @wrong("accumulated_step", "MEAN of the micro-batch losses")
 def accumulate_returns_total_loss(model, micro_batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    optimizer.zero_grad()
-    total = 0.0
-    for x, y in micro_batches:
-        loss = F.mse_loss(model(x), y)
-        (loss / len(micro_batches)).backward()
-        total += loss.item()
-    optimizer.step()
-    return total
+    return sum(_accumulated(model, micro_batches, lr))
 
 
 @wrong("accumulated_step", "different sizes", "1/n")

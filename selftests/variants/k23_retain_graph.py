@@ -8,6 +8,20 @@ from selftests.variants import right, wrong
 # --- two_loss_grads ---------------------------------------------------------------------------
 
 
+def _two_backwards(model, x, clear_first=True, copy_second=True):
+    """Two backward() through one forward pass, the first retaining the graph, each into a cleared
+    .grad. Each option is one wrong line: ``clear_first=False`` adds to the caller's stale .grad,
+    ``copy_second=False`` returns the .grad tensor itself."""
+    out = model(x)
+    if clear_first:
+        model.weight.grad = None
+    out.mean().backward(retain_graph=True)
+    first = model.weight.grad.clone()
+    model.weight.grad = None
+    (out ** 2).mean().backward()
+    return first, (model.weight.grad.clone() if copy_second else model.weight.grad)
+
+
 @wrong("two_loss_grads", "second time", "frees the graph")
 def two_backwards_without_retaining(model, x):
     out = model(x)
@@ -36,13 +50,7 @@ def two_forward_passes(model, x):
 
 @right("two_loss_grads")
 def two_backwards_retaining(model, x):
-    out = model(x)
-    model.weight.grad = None
-    out.mean().backward(retain_graph=True)
-    first = model.weight.grad.clone()
-    model.weight.grad = None
-    (out ** 2).mean().backward()
-    return first, model.weight.grad.clone()
+    return _two_backwards(model, x)
 
 
 @right("two_loss_grads")
@@ -58,23 +66,12 @@ def two_backwards_into_zeroed_grads(model, x):
 
 @wrong("two_loss_grads", "stale", "adds")
 def two_backwards_without_clearing_first(model, x):
-    out = model(x)
-    out.mean().backward(retain_graph=True)   # adds to whatever .grad held before the call
-    first = model.weight.grad.clone()
-    model.weight.grad = None
-    (out ** 2).mean().backward()
-    return first, model.weight.grad.clone()
+    return _two_backwards(model, x, clear_first=False)   # adds to whatever .grad held before the call
 
 
 @wrong("two_loss_grads", "the very tensor", "next backward()")
 def two_backwards_returning_the_grad_itself(model, x):
-    out = model(x)
-    model.weight.grad = None
-    out.mean().backward(retain_graph=True)
-    first = model.weight.grad.clone()
-    model.weight.grad = None
-    (out ** 2).mean().backward()
-    return first, model.weight.grad      # the caller's next backward() adds into it
+    return _two_backwards(model, x, copy_second=False)   # the caller's next backward() adds into it
 
 
 @wrong("two_loss_grads", "requires grad", "graph of its own")
@@ -95,32 +92,33 @@ def two_losses_by_autograd_grad_in_one_graph(model, x):
 # --- fit_head ---------------------------------------------------------------------------------
 
 
-@wrong("fit_head", "second time", "with their graph")
-def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
-    features = encoder(x)          # its graph is freed by the first backward()
+def _fit_on(features, head, y, lr, steps, retain_graph=False):
+    """The loop the contract asks for, on ``features`` however they were made: plain SGD steps on
+    the head alone, the gradients cleared first, the losses as floats. A variant whose mistake is
+    how it makes the features (or what it does to the encoder) calls it; ``retain_graph=True`` is
+    the one wrong line inside it."""
     optimizer = torch.optim.SGD(head.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
         optimizer.zero_grad()
         loss = F.mse_loss(head(features), y)
-        loss.backward()
+        loss.backward(retain_graph=retain_graph)
         optimizer.step()
         losses.append(loss.item())
     return losses
+
+
+@wrong("fit_head", "second time", "with their graph")
+def fit_head_on_attached_features(encoder, head, x, y, lr, steps):
+    features = encoder(x)          # its graph is freed by the first backward()
+    return _fit_on(features, head, y, lr, steps)
 
 
 @wrong("fit_head", "encoder", "Keeping the graph")
 def fit_head_retaining_the_encoder_graph(encoder, head, x, y, lr, steps):
     features = encoder(x)
-    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(head(features), y)
-        loss.backward(retain_graph=True)   # runs, but every step back-propagates into the encoder
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    # runs, but every step back-propagates into the encoder
+    return _fit_on(features, head, y, lr, steps, retain_graph=True)
 
 
 @wrong("fit_head", "once", "again and again")
@@ -185,16 +183,7 @@ def fit_head_zeroing_after_the_step(encoder, head, x, y, lr, steps):
 @wrong("fit_head", "requires_grad", "the caller's")
 def fit_head_freezing_the_callers_encoder(encoder, head, x, y, lr, steps):
     encoder.requires_grad_(False)      # no graph into the encoder, but the caller's encoder stays frozen
-    features = encoder(x)
-    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(head(features), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _fit_on(encoder(x), head, y, lr, steps)
 
 
 @wrong("fit_head", "frozen", "require grad again")
@@ -202,15 +191,7 @@ def fit_head_unfreezing_afterwards(encoder, head, x, y, lr, steps):
     encoder.requires_grad_(False)
     features = encoder(x)
     encoder.requires_grad_(True)       # "restores" a flag the caller had switched off
-    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(head(features), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _fit_on(features, head, y, lr, steps)
 
 
 @wrong("fit_head", "mode", "the caller's")
@@ -218,15 +199,7 @@ def fit_head_switching_the_encoder_to_eval(encoder, head, x, y, lr, steps):
     encoder.eval()                     # the caller's mode, changed for good
     with torch.no_grad():
         features = encoder(x)
-    optimizer = torch.optim.SGD(head.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(head(features), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _fit_on(features, head, y, lr, steps)
 
 
 @right("fit_head")

@@ -6,54 +6,47 @@ import torch.nn.functional as F
 from selftests.variants import right, wrong
 
 
-@wrong("train_epoch", "graph", "Python float")
-def epoch_summing_loss_tensors(model, batches, lr):
+def _steps(model, batches, lr):
+    """The loop the contract asks for, one SGD step a batch, the gradients cleared first; it yields
+    each batch's loss (and its number of rows) after its step, and leaves the running total, where
+    these variants differ, to its caller."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    total = 0.0
     for x, y in batches:
         optimizer.zero_grad()
         loss = F.mse_loss(model(x), y)
         loss.backward()
         optimizer.step()
+        yield loss, len(x)
+
+
+@wrong("train_epoch", "graph", "Python float")
+def epoch_summing_loss_tensors(model, batches, lr):
+    total = 0.0
+    for loss, _ in _steps(model, batches, lr):
         total += loss                  # keeps every batch's graph alive until the epoch ends
     return total.item() / len(batches)
 
 
 @wrong("train_epoch", "graph", "Python float")
 def epoch_keeping_loss_tensors(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
+    for loss, _ in _steps(model, batches, lr):
         losses.append(loss)
     return float(sum(loss.item() for loss in losses) / len(losses))
 
 
 @wrong("train_epoch", "Python float", "copied out")
 def epoch_returning_a_tensor(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total = 0.0
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
+    for loss, _ in _steps(model, batches, lr):
         total = total + loss.detach()
     return total / len(batches)
 
 
 @right("train_epoch")
 def epoch_summing_detached_losses(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total = torch.zeros(())
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
+    for loss, _ in _steps(model, batches, lr):
         total += loss.detach()
     return total.item() / len(batches)
 
@@ -74,15 +67,10 @@ def epoch_by_hand(model, batches, lr):
 
 @wrong("train_epoch", "short", "mean over samples")
 def train_epoch_mean_over_samples(model, batches, lr):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     total, rows = 0.0, 0
-    for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        total += loss.item() * len(x)   # weighs rows, not batches
-        rows += len(x)
+    for loss, n in _steps(model, batches, lr):
+        total += loss.item() * n   # weighs rows, not batches
+        rows += n
     return total / rows
 
 

@@ -9,6 +9,22 @@ from selftests.variants import right, wrong
 # --- train_steps ------------------------------------------------------------------------------
 
 
+def _steps(model, optimizer, x, y, steps, clear=True):
+    """The loop the contract asks for: each step clears the gradients, back-propagates the loss and
+    steps, and its loss is recorded as a float. A variant whose mistake is what it hands this loop
+    (another optimizer, another number of steps) calls it; one whose mistake is inside the loop
+    writes its loop out."""
+    losses = []
+    for _ in range(steps):
+        if clear:
+            optimizer.zero_grad()
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+
+
 @wrong("train_steps", "between backward() and step()", "wipes the gradients")
 def steps_clearing_before_the_step(model, optimizer, x, y, steps):
     losses = []
@@ -24,26 +40,13 @@ def steps_clearing_before_the_step(model, optimizer, x, y, steps):
 @wrong("train_steps", "once", "add up across steps")
 def steps_clearing_once(model, optimizer, x, y, steps):
     optimizer.zero_grad()
-    losses = []
-    for _ in range(steps):
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, optimizer, x, y, steps, clear=False)
 
 
 @wrong("train_steps", "the optimizer you are given")
 def steps_with_an_optimizer_of_its_own(model, optimizer, x, y, steps):
     mine = torch.optim.SGD(model.parameters(), lr=0.1)
-    losses = []
-    for _ in range(steps):
-        mine.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        mine.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, mine, x, y, steps)
 
 
 @wrong("train_steps", "stale .grad", "adds")
@@ -78,25 +81,13 @@ def adam_made_every_step(model, x, y, lr, steps):
     losses = []
     for _ in range(steps):
         optimizer = torch.optim.Adam(model.parameters(), lr=lr)   # forgets its moment estimates each step
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
+        losses += _steps(model, optimizer, x, y, 1)
     return losses
 
 
 @wrong("adam_fit", "Adam", "SGD")
 def adam_replaced_by_sgd(model, x, y, lr, steps):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, torch.optim.SGD(model.parameters(), lr=lr), x, y, steps)
 
 
 @right("adam_fit")
@@ -133,6 +124,20 @@ def adam_on_a_parameter_list(model, x, y, lr, steps):
 # --- clipped_step -----------------------------------------------------------------------------
 
 
+def _clipped_step(model, x, y, lr, max_norm, clip=nn.utils.clip_grad_norm_, clear=True):
+    """The step the contract asks for: the gradients cleared, back-propagated, clipped by ``clip``
+    (to a total norm), then one SGD step; the loss as a float. Each option is one wrong line:
+    another ``clip``, ``clear=False`` adds to the caller's stale .grad."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    if clear:
+        optimizer.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    clip(model.parameters(), max_norm)
+    optimizer.step()
+    return loss.item()
+
+
 @wrong("clipped_step", "before backward()", "after step()")
 def clip_before_backward(model, x, y, lr, max_norm):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
@@ -157,13 +162,7 @@ def clip_after_step(model, x, y, lr, max_norm):
 
 @wrong("clipped_step", "total norm", "not each value")
 def clip_each_value(model, x, y, lr, max_norm):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    optimizer.zero_grad()
-    loss = F.mse_loss(model(x), y)
-    loss.backward()
-    nn.utils.clip_grad_value_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.item()
+    return _clipped_step(model, x, y, lr, max_norm, clip=nn.utils.clip_grad_value_)
 
 
 @right("clipped_step")
@@ -203,12 +202,8 @@ def adam_fit_zeroing_after_each_step(model, x, y, lr, steps):
 
 @wrong("clipped_step", "stale gradient", "twice")
 def clipped_step_without_zero_grad(model, x, y, lr, max_norm):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    loss = F.mse_loss(model(x), y)
-    loss.backward()                  # adds to the .grad left by an earlier backward
-    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-    optimizer.step()
-    return loss.item()
+    # backward() adds to the .grad left by an earlier backward
+    return _clipped_step(model, x, y, lr, max_norm, clear=False)
 
 
 @right("clipped_step")
@@ -241,27 +236,13 @@ def steps_recording_the_loss_after_its_step(model, optimizer, x, y, steps):
 
 @wrong("train_steps", "number of steps")
 def steps_one_too_few(model, optimizer, x, y, steps):
-    losses = []
-    for _ in range(steps - 1):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, optimizer, x, y, steps - 1)
 
 
 @wrong("train_steps", "two calls", "state")
 def steps_rebuilding_the_optimizer(model, optimizer, x, y, steps):
     fresh = type(optimizer)(model.parameters(), **optimizer.defaults)   # the same settings, none of its state
-    losses = []
-    for _ in range(steps):
-        fresh.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        fresh.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, fresh, x, y, steps)
 
 
 @right("train_steps")
@@ -291,25 +272,9 @@ def steps_through_a_closure(model, optimizer, x, y, steps):
 @wrong("adam_fit", "frozen", "require grad")
 def adam_fit_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)    # "make sure everything trains": the caller froze part of it
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, torch.optim.Adam(model.parameters(), lr=lr), x, y, steps)
 
 
 @wrong("adam_fit", "number of steps")
 def adam_fit_one_step_too_many(model, x, y, lr, steps):
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps + 1):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return losses
+    return _steps(model, torch.optim.Adam(model.parameters(), lr=lr), x, y, steps + 1)

@@ -1,5 +1,7 @@
 """Classic wrong answers and other correct idioms for k31_train_eval."""
 
+import contextlib
+
 import torch
 import torch.nn.functional as F
 
@@ -11,6 +13,24 @@ def _epoch(model, optimizer, batches):
         optimizer.zero_grad()
         F.mse_loss(model(x), y).backward()
         optimizer.step()
+
+
+def _fit(model, batches, val_x, val_y, lr, epochs, train_mode=True, no_grad=True):
+    """Each epoch trains in training mode, then validates in evaluation mode under no_grad, and the
+    model goes back in training mode, as the contract asks; ``train_mode=False`` never switches
+    back to training mode, ``no_grad=False`` validates with autograd recording."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(epochs):
+        if train_mode:
+            model.train()
+        _epoch(model, optimizer, batches)
+        model.eval()
+        with torch.no_grad() if no_grad else contextlib.nullcontext():
+            losses.append(F.mse_loss(model(val_x), val_y).item())
+    if train_mode:
+        model.train()
+    return losses
 
 
 @wrong("fit_with_validation", "dropout", "eval()")
@@ -27,27 +47,13 @@ def validate_in_training_mode(model, batches, val_x, val_y, lr, epochs):
 
 @wrong("fit_with_validation", "Never switching back", "next epoch trains without dropout")
 def never_back_to_training_mode(model, batches, val_x, val_y, lr, epochs):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(epochs):
-        _epoch(model, optimizer, batches)   # from the second epoch on, dropout stays off
-        model.eval()
-        with torch.no_grad():
-            losses.append(F.mse_loss(model(val_x), val_y).item())
-    return losses
+    # from the second epoch on, dropout stays off
+    return _fit(model, batches, val_x, val_y, lr, epochs, train_mode=False)
 
 
 @wrong("fit_with_validation", "not whether autograd records", "graph")
 def validate_with_a_graph(model, batches, val_x, val_y, lr, epochs):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(epochs):
-        model.train()
-        _epoch(model, optimizer, batches)
-        model.eval()
-        losses.append(F.mse_loss(model(val_x), val_y).item())   # builds a graph nobody uses
-    model.train()
-    return losses
+    return _fit(model, batches, val_x, val_y, lr, epochs, no_grad=False)   # builds a graph nobody uses
 
 
 @right("fit_with_validation")
@@ -145,13 +151,4 @@ def validate_clearing_after_the_step(model, batches, val_x, val_y, lr, epochs):
 @wrong("fit_with_validation", "frozen", "require grad")
 def validate_unfreezing_the_model(model, batches, val_x, val_y, lr, epochs):
     model.requires_grad_(True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(epochs):
-        model.train()
-        _epoch(model, optimizer, batches)
-        model.eval()
-        with torch.no_grad():
-            losses.append(F.mse_loss(model(val_x), val_y).item())
-    model.train()
-    return losses
+    return _fit(model, batches, val_x, val_y, lr, epochs)

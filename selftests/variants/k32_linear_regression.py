@@ -38,24 +38,14 @@ def _zeros(x):
     return w, b
 
 
-@wrong("fit_by_hand", "uphill", "minus")
-def fit_uphill(x, y, lr, steps):
-    w, b = _zeros(x)
-    losses = []
-    for _ in range(steps):
-        loss = ((x @ w + b - y) ** 2).mean()
-        loss.backward()
-        with torch.no_grad():
-            w += lr * w.grad
-            b += lr * b.grad
-        w.grad = b.grad = None
-        losses.append(loss.item())
-    return w.detach(), b.detach(), torch.tensor(losses)
-
-
-@wrong("fit_by_hand", "add up", "still there")
-def fit_never_clearing(x, y, lr, steps):
-    w, b = _zeros(x)
+def _descend(x, y, lr, steps, w=None, b=None, clear=True, floats=True):
+    """Gradient descent as the contract asks for it, from zeros (or from ``w`` and ``b``): each step
+    back-propagates the mean squared error, updates w and b under no_grad and clears their .grad;
+    the losses recorded as floats. Returns w, b and the losses for the variant to hand back as it
+    does. Each option is one wrong line: ``clear=False`` never clears, ``floats=False`` records the
+    loss tensors."""
+    if w is None:
+        w, b = _zeros(x)
     losses = []
     for _ in range(steps):
         loss = ((x @ w + b - y) ** 2).mean()
@@ -63,7 +53,21 @@ def fit_never_clearing(x, y, lr, steps):
         with torch.no_grad():
             w -= lr * w.grad
             b -= lr * b.grad
-        losses.append(loss.item())
+        if clear:
+            w.grad = b.grad = None
+        losses.append(loss.item() if floats else loss)
+    return w, b, losses
+
+
+@wrong("fit_by_hand", "uphill", "minus")
+def fit_uphill(x, y, lr, steps):
+    w, b, losses = _descend(x, y, -lr, steps)    # w += lr * w.grad: every step a step of -lr
+    return w.detach(), b.detach(), torch.tensor(losses)
+
+
+@wrong("fit_by_hand", "add up", "still there")
+def fit_never_clearing(x, y, lr, steps):
+    w, b, losses = _descend(x, y, lr, steps, clear=False)
     return w.detach(), b.detach(), torch.tensor(losses)
 
 
@@ -84,31 +88,13 @@ def fit_on_the_summed_loss(x, y, lr, steps):
 
 @wrong("fit_by_hand", "graph", "stacked from loss tensors")
 def fit_keeping_loss_tensors(x, y, lr, steps):
-    w, b = _zeros(x)
-    losses = []
-    for _ in range(steps):
-        loss = ((x @ w + b - y) ** 2).mean()
-        loss.backward()
-        with torch.no_grad():
-            w -= lr * w.grad
-            b -= lr * b.grad
-        w.grad = b.grad = None
-        losses.append(loss)
+    w, b, losses = _descend(x, y, lr, steps, floats=False)
     return w.detach(), b.detach(), torch.stack(losses)
 
 
 @wrong("fit_by_hand", "requires_grad", "leaves that require grad")
 def fit_returning_the_leaves(x, y, lr, steps):
-    w, b = _zeros(x)
-    losses = []
-    for _ in range(steps):
-        loss = ((x @ w + b - y) ** 2).mean()
-        loss.backward()
-        with torch.no_grad():
-            w -= lr * w.grad
-            b -= lr * b.grad
-        w.grad = b.grad = None
-        losses.append(loss.item())
+    w, b, losses = _descend(x, y, lr, steps)
     return w, b, torch.tensor(losses)
 
 
@@ -157,42 +143,40 @@ def fit_by_hand_written_gradient(x, y, lr, steps):
 # --- fit_with_sgd -----------------------------------------------------------------------------
 
 
-@wrong("fit_with_sgd", "(N, N)", "every prediction against every target")
-def sgd_on_broadcast_shapes(model, x, y, lr, steps):
+def _column_mse(out, y):
+    return F.mse_loss(out.squeeze(1), y)
+
+
+def _sgd(model, x, y, lr, steps, loss_of=_column_mse, clear=True, floats=True):
+    """The loop the contract asks for: SGD steps on the model, the gradients cleared first, the
+    losses recorded as floats (in a list, for the variant to hand back as it does). Each option is
+    one wrong line: ``loss_of`` another loss, ``clear=False`` never clears, ``floats=False`` records
+    the loss tensors."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses = []
     for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)      # (N, 1) against (N,)
+        if clear:
+            optimizer.zero_grad()
+        loss = loss_of(model(x), y)
         loss.backward()
         optimizer.step()
-        losses.append(loss.item())
-    return torch.tensor(losses)
+        losses.append(loss.item() if floats else loss)
+    return losses
+
+
+@wrong("fit_with_sgd", "(N, N)", "every prediction against every target")
+def sgd_on_broadcast_shapes(model, x, y, lr, steps):
+    return torch.tensor(_sgd(model, x, y, lr, steps, loss_of=F.mse_loss))      # (N, 1) against (N,)
 
 
 @wrong("fit_with_sgd", "graph", "list of loss tensors")
 def sgd_keeping_loss_tensors(model, x, y, lr, steps):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x).squeeze(1), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss)
-    return torch.stack(losses).detach()
+    return torch.stack(_sgd(model, x, y, lr, steps, floats=False)).detach()
 
 
 @wrong("fit_with_sgd", "not cleared", "every step")
 def sgd_never_clearing(model, x, y, lr, steps):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        loss = F.mse_loss(model(x).squeeze(1), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return torch.tensor(losses)
+    return torch.tensor(_sgd(model, x, y, lr, steps, clear=False))
 
 
 @right("fit_with_sgd")
@@ -247,16 +231,7 @@ def fit_in_closed_form_with_invented_losses(x, y, lr, steps):
 
 @wrong("fit_by_hand", "number of steps", "24 losses")
 def fit_one_step_short(x, y, lr, steps):
-    w, b = _zeros(x)
-    losses = []
-    for _ in range(1, steps):
-        loss = ((x @ w + b - y) ** 2).mean()
-        loss.backward()
-        with torch.no_grad():
-            w -= lr * w.grad
-            b -= lr * b.grad
-        w.grad = b.grad = None
-        losses.append(loss.item())
+    w, b, losses = _descend(x, y, lr, steps - 1)     # range(1, steps)
     return w.detach(), b.detach(), torch.tensor(losses)
 
 
@@ -316,15 +291,7 @@ def sgd_recording_the_loss_after_its_step(model, x, y, lr, steps):
 
 @wrong("fit_with_sgd", "number of steps")
 def sgd_one_step_too_many(model, x, y, lr, steps):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps + 1):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x).squeeze(1), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return torch.tensor(losses)
+    return torch.tensor(_sgd(model, x, y, lr, steps + 1))
 
 
 @right("fit_with_sgd")
@@ -373,15 +340,7 @@ def sgd_clearing_after_the_step(model, x, y, lr, steps):
 @wrong("fit_with_sgd", "frozen", "require grad")
 def sgd_unfreezing_the_model(model, x, y, lr, steps):
     model.requires_grad_(True)
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x).squeeze(1), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-    return torch.tensor(losses)
+    return torch.tensor(_sgd(model, x, y, lr, steps))
 
 
 @wrong("fit_with_sgd", "frozen", "no gradient")
@@ -426,13 +385,5 @@ def least_squares_with_ones_moved_to_x(x, y):
 def fit_with_zeros_on_the_cpu(x, y, lr, steps):
     w = torch.zeros(x.shape[1], dtype=x.dtype, requires_grad=True)     # no device=: the CPU
     b = torch.zeros((), dtype=x.dtype, requires_grad=True)
-    losses = []
-    for _ in range(steps):
-        loss = ((x @ w + b - y) ** 2).mean()
-        loss.backward()
-        with torch.no_grad():
-            w -= lr * w.grad
-            b -= lr * b.grad
-        w.grad = b.grad = None
-        losses.append(loss.item())
+    w, b, losses = _descend(x, y, lr, steps, w, b)
     return w.detach(), b.detach(), torch.tensor(losses)

@@ -1,5 +1,6 @@
 """Classic wrong answers and other correct idioms for k34_module_calls."""
 
+import contextlib
 import copy
 import io
 
@@ -11,14 +12,20 @@ from selftests.variants import right, wrong
 # --- layer_outputs ----------------------------------------------------------------------------
 
 
-def _capture(model, x, call):
+def _capture(model, x, call, detached=True, remove=True):
+    """Each child's output, caught by a forward hook while ``call(x)`` runs: as the contract asks,
+    detached and under no_grad, the hooks removed afterwards. Each option is one wrong line:
+    ``detached=False`` keeps the outputs as they come (no no_grad either), ``remove=False`` leaves
+    the hooks on the caller's model."""
     outputs = {}
-    handles = [child.register_forward_hook(lambda _m, _a, out, name=name: outputs.__setitem__(name, out.detach()))
-               for name, child in model.named_children()]
-    with torch.no_grad():
+    handles = [child.register_forward_hook(
+        lambda _m, _a, out, name=name: outputs.__setitem__(name, out.detach() if detached else out))
+        for name, child in model.named_children()]
+    with torch.no_grad() if detached else contextlib.nullcontext():
         call(x)
-    for handle in handles:
-        handle.remove()
+    if remove:
+        for handle in handles:
+            handle.remove()
     return outputs
 
 
@@ -39,23 +46,12 @@ def calls_each_child_by_hand(model, x):
 
 @wrong("layer_outputs", "hooks", "removes it")
 def never_removes_its_hooks(model, x):
-    outputs = {}
-    for name, child in model.named_children():
-        child.register_forward_hook(lambda _m, _a, out, name=name: outputs.__setitem__(name, out.detach()))
-    with torch.no_grad():
-        model(x)
-    return outputs
+    return _capture(model, x, model, remove=False)
 
 
 @wrong("layer_outputs", "require grad", "graph")
 def keeps_the_graph(model, x):
-    outputs = {}
-    handles = [child.register_forward_hook(lambda _m, _a, out, name=name: outputs.__setitem__(name, out))
-               for name, child in model.named_children()]
-    model(x)
-    for handle in handles:
-        handle.remove()
-    return outputs
+    return _capture(model, x, model, detached=False)
 
 
 @right("layer_outputs")
@@ -210,26 +206,14 @@ def copy_through_a_buffer(model, device):
 @wrong("layer_outputs", "autograd off", "left it off")
 def switches_autograd_off_for_good(model, x):
     torch.set_grad_enabled(False)   # a global switch, never switched back on
-    outputs = {}
-    handles = [child.register_forward_hook(lambda _m, _i, output, name=name: outputs.__setitem__(name, output))
-               for name, child in model.named_children()]
-    model(x)
-    for handle in handles:
-        handle.remove()
-    return outputs
+    return _capture(model, x, model, detached=False)
 
 
 @wrong("layer_outputs", "caller's model", "require grad")
 def freezes_the_callers_model(model, x):
     for p in model.parameters():
         p.requires_grad_(False)   # "no graph", bought by freezing the caller's model
-    outputs = {}
-    handles = [child.register_forward_hook(lambda _m, _i, output, name=name: outputs.__setitem__(name, output))
-               for name, child in model.named_children()]
-    model(x)
-    for handle in handles:
-        handle.remove()
-    return outputs
+    return _capture(model, x, model, detached=False)
 
 
 @wrong("deployed_copy", "caller's model", "require grad")

@@ -1,5 +1,7 @@
 """Classic wrong answers and other correct idioms for k36_data_loaders."""
 
+import contextlib
+
 import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, RandomSampler, Subset
@@ -47,6 +49,25 @@ def positional_arguments(dataset, batch_size, seed):
 # --- evaluate_mse -----------------------------------------------------------------------------
 
 
+def _evaluate(model, loader, switch=True, no_grad=True):
+    """The summed squared errors over the number of elements, as the contract asks: in evaluation
+    mode under no_grad, each submodule's mode put back. Each option is one wrong line:
+    ``switch=False`` leaves the mode alone (neither into evaluation mode nor back),
+    ``no_grad=False`` lets autograd record."""
+    modes = {m: m.training for m in model.modules()}
+    if switch:
+        model.eval()
+    total, count = 0.0, 0
+    with torch.no_grad() if no_grad else contextlib.nullcontext():
+        for x, y in loader:
+            total += F.mse_loss(model(x), y, reduction="sum").item()
+            count += y.numel()
+    if switch:
+        for m, mode in modes.items():
+            m.training = mode
+    return total / count
+
+
 @wrong("evaluate_mse", "last batch", "full batch")
 def mean_of_batch_means(model, loader):
     was_training = model.training
@@ -59,71 +80,62 @@ def mean_of_batch_means(model, loader):
 
 @wrong("evaluate_mse", "dropout", "evaluation mode")
 def evaluates_in_training_mode(model, loader):
-    total, count = 0.0, 0
-    with torch.no_grad():
-        for x, y in loader:
-            total += F.mse_loss(model(x), y, reduction="sum").item()
-            count += y.numel()
-    return total / count
+    return _evaluate(model, loader, switch=False)
 
 
 @wrong("evaluate_mse", "mode", "back")
 def leaves_eval_mode_on(model, loader):
     model.eval()
-    total, count = 0.0, 0
-    with torch.no_grad():
-        for x, y in loader:
-            total += F.mse_loss(model(x), y, reduction="sum").item()
-            count += y.numel()
-    return total / count
+    return _evaluate(model, loader, switch=False)
 
 
 @wrong("evaluate_mse", "graph", "autograd records")
 def builds_graphs(model, loader):
-    was_training = model.training
-    model.eval()
-    total, count = 0.0, 0
-    for x, y in loader:
-        total += F.mse_loss(model(x), y, reduction="sum").item()
-        count += y.numel()
-    model.train(was_training)
-    return total / count
+    return _evaluate(model, loader, no_grad=False)
 
 
 @right("evaluate_mse")
 def weighted_batch_means(model, loader):
-    mode = model.training
+    flags = [(m, m.training) for m in model.modules()]
     model.train(False)
     try:
         with torch.inference_mode():
             pairs = [(F.mse_loss(model(x), y).item(), y.numel()) for x, y in loader]
     finally:
-        model.train(mode)
+        for m, flag in flags:   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
     return sum(loss * n for loss, n in pairs) / sum(n for _, n in pairs)
 
 
 @right("evaluate_mse")
 def all_at_once(model, loader):
-    mode = model.training
+    modes = {m: m.training for m in model.modules()}
     model.eval()
     with torch.no_grad():
         predictions, targets = zip(*[(model(x), y) for x, y in loader])
         error = F.mse_loss(torch.cat(predictions), torch.cat(targets)).item()
-    model.train(mode)
+    for m, mode in modes.items():
+        m.train(mode)
     return float(error)
+
+
+@wrong("evaluate_mse", "MIXED", "top module's mode", "§2.5")
+def restores_one_mode_for_the_whole_model(model, loader):
+    was_training = model.training
+    model.eval()
+    total, count = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            total += F.mse_loss(model(x), y, reduction="sum").item()
+            count += y.numel()
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return total / count
 
 
 @wrong("evaluate_mse", "autograd off", "left it off")
 def switches_autograd_off_for_good(model, loader):
-    came_in_training = model.training
-    model.eval()
     torch.set_grad_enabled(False)   # a global switch, never switched back on
-    total, count = 0.0, 0
-    for x, y in loader:
-        total += F.mse_loss(model(x), y, reduction="sum").item()
-        count += y.numel()
-    model.train(came_in_training)
-    return total / count
+    return _evaluate(model, loader, no_grad=False)
 
 
 @right("evaluate_mse")

@@ -58,11 +58,12 @@ def by_hand_with_the_module_loss(model, x, labels, lr):
 
 
 def _measured(model, x, predict):
-    mode = model.training
+    modes = {m: m.training for m in model.modules()}
     model.eval()
     with torch.no_grad():
         result = predict(model(x))
-    model.train(mode)
+    for m, mode in modes.items():
+        m.training = mode
     return result
 
 
@@ -94,14 +95,25 @@ def builds_a_graph(model, x, labels):
 
 @right("accuracy")
 def counts_the_correct_ones(model, x, labels):
-    mode = model.training
+    flags = [(m, m.training) for m in model.modules()]
     model.train(False)
     try:
         with torch.inference_mode():
             _, predicted = model(x).max(dim=-1)
     finally:
-        model.train(mode)
+        for m, flag in flags:   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
     return int((predicted == labels).sum()) / labels.numel()
+
+
+@wrong("accuracy", "MIXED", "top module's mode", "§4.2")
+def restores_one_mode_for_the_whole_model(model, x, labels):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        predicted = model(x).argmax(dim=1)
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return (predicted == labels).float().mean().item()
 
 
 @right("accuracy")
@@ -130,3 +142,15 @@ def a_table_of_hits_on_the_cpu(model, x, labels):
     hits = torch.zeros(len(labels))   # on the CPU, wherever the model's outputs are
     hits += predicted == labels
     return hits.mean().item()
+
+
+@wrong("accuracy", "default device", "indices should be either on cpu")
+def counts_through_a_mask_on_a_cpu_table(model, x, labels):
+    modes = {m: m.training for m in model.modules()}
+    model.eval()
+    with torch.no_grad():
+        predicted = model(x).argmax(dim=1)
+    for m, mode in modes.items():
+        m.training = mode
+    ones = torch.ones(len(labels))   # on the CPU: a GPU refuses to index it with the mask below
+    return ones[predicted == labels].sum().item() / len(labels)

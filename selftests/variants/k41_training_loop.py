@@ -1,5 +1,7 @@
 """Classic wrong answers and other correct idioms for k41_training_loop."""
 
+import contextlib
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -10,6 +12,8 @@ from selftests.variants import right, wrong
 
 
 def _train(model, loader, lr, epochs, loss_of=F.cross_entropy, clear=True, train_mode=True, per_sample=True):
+    """The training loop as the contract asks for it (SGD, training mode, the gradients cleared each
+    batch, per-sample epoch means); each option is one wrong line."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     if train_mode:
         model.train()
@@ -49,8 +53,9 @@ def training_mode_forgotten(model, loader, lr, epochs):
     return _train(model, loader, lr, epochs, train_mode=False)
 
 
-@wrong("train_classifier", "graph", "python float")
-def sums_loss_tensors(model, loader, lr, epochs):
+def _train_summing_tensors(model, loader, lr, epochs, recorded):
+    """The loop with its running total made of loss tensors (every batch's graph kept alive with
+    it); ``recorded`` makes an epoch's loss of its total / count."""
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     model.train()
     losses = []
@@ -63,26 +68,18 @@ def sums_loss_tensors(model, loader, lr, epochs):
             optimizer.step()
             total = total + loss * len(labels)
             count += len(labels)
-        losses.append(total / count)
+        losses.append(recorded(total / count))
     return losses
 
 
 @wrong("train_classifier", "graph", "python float")
+def sums_loss_tensors(model, loader, lr, epochs):
+    return _train_summing_tensors(model, loader, lr, epochs, recorded=lambda mean: mean)
+
+
+@wrong("train_classifier", "graph", "python float")
 def sums_loss_tensors_then_item(model, loader, lr, epochs):
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    model.train()
-    losses = []
-    for _ in range(epochs):
-        total, count = 0.0, 0
-        for x, labels in loader:
-            optimizer.zero_grad()
-            loss = F.cross_entropy(model(x), labels)
-            loss.backward()
-            optimizer.step()
-            total += loss * len(labels)
-            count += len(labels)
-        losses.append((total / count).item())
-    return losses
+    return _train_summing_tensors(model, loader, lr, epochs, recorded=lambda mean: mean.item())
 
 
 @right("train_classifier")
@@ -127,11 +124,14 @@ def log_softmax_and_nll_counting_the_dataset(model, loader, lr, epochs):
 
 
 def _evaluate(model, loader, eval_mode=True, restore=True, no_grad=True, per_sample=True):
-    mode = model.training
+    """(loss, accuracy) as the contract makes them: in evaluation mode under no_grad, per sample, each
+    submodule's mode put back; each option is one wrong line (``no_grad=False`` adds no no_grad, so
+    that a global switch made before the call stays as it was)."""
+    modes = {m: m.training for m in model.modules()}
     if eval_mode:
         model.eval()
     total, correct, count, means, accuracies = 0.0, 0, 0, [], []
-    with torch.set_grad_enabled(not no_grad):
+    with torch.no_grad() if no_grad else contextlib.nullcontext():
         for x, labels in loader:
             logits = model(x)
             loss = F.cross_entropy(logits, labels)
@@ -142,7 +142,8 @@ def _evaluate(model, loader, eval_mode=True, restore=True, no_grad=True, per_sam
             means.append(loss.item())
             accuracies.append(hits / len(labels))
     if restore:
-        model.train(mode)
+        for m, mode in modes.items():
+            m.training = mode
     if per_sample:
         return total / count, correct / count
     return sum(means) / len(means), sum(accuracies) / len(accuracies)
@@ -158,6 +159,21 @@ def mode_not_restored(model, loader):
     return _evaluate(model, loader, restore=False)
 
 
+@wrong("evaluate", "MIXED", "top module's mode", "§7.2")
+def restores_one_mode_for_the_whole_model(model, loader):
+    was_training = model.training
+    model.eval()
+    total, correct, count = 0.0, 0, 0
+    with torch.no_grad():
+        for x, labels in loader:
+            logits = model(x)
+            total += F.cross_entropy(logits, labels, reduction="sum").item()
+            correct += int((logits.argmax(dim=1) == labels).sum())
+            count += len(labels)
+    model.train(was_training)   # every submodule gets the top module's mode: the frozen batch norm trains again
+    return total / count, correct / count
+
+
 @wrong("evaluate", "short", "mean of the batch means")
 def mean_of_batch_means_in_evaluation(model, loader):
     return _evaluate(model, loader, per_sample=False)
@@ -170,7 +186,7 @@ def evaluates_with_a_graph(model, loader):
 
 @right("evaluate")
 def per_sample_losses_in_inference_mode(model, loader):
-    was_training = model.training
+    modes = [(m, m.training) for m in model.modules()]
     model.eval()
     losses, hits = [], []
     with torch.inference_mode():
@@ -178,19 +194,21 @@ def per_sample_losses_in_inference_mode(model, loader):
             logits = model(x)
             losses.append(F.cross_entropy(logits, labels, reduction="none"))
             hits.append(logits.max(dim=-1).indices == labels)
-    model.train(was_training)
+    for m, mode in modes:
+        m.training = mode
     return float(torch.cat(losses).mean()), float(torch.cat(hits).double().mean())
 
 
 @right("evaluate")
 def restores_in_finally(model, loader):
-    mode = model.training
+    flags = {m: m.training for m in model.modules()}
     model.train(False)
     try:
         with torch.no_grad():
             batches = [(model(x), labels) for x, labels in loader]
     finally:
-        model.train(mode)
+        for m, flag in flags.items():   # parents first: each child's own flag is set after its parent's
+            m.train(flag)
     logits = torch.cat([b[0] for b in batches])
     labels = torch.cat([b[1] for b in batches])
     return nn.CrossEntropyLoss()(logits, labels).item(), (logits.argmax(1) == labels).float().mean().item()
@@ -198,17 +216,8 @@ def restores_in_finally(model, loader):
 
 @wrong("evaluate", "autograd off", "left it off")
 def switches_autograd_off_for_good(model, loader):
-    came_in_training = model.training
-    model.eval()
     torch.set_grad_enabled(False)   # a global switch, never switched back on
-    total, correct, count = 0.0, 0, 0
-    for x, labels in loader:
-        logits = model(x)
-        total += F.cross_entropy(logits, labels, reduction="sum").item()
-        correct += int((logits.argmax(dim=1) == labels).sum())
-        count += len(labels)
-    model.train(came_in_training)
-    return total / count, correct / count
+    return _evaluate(model, loader, no_grad=False)
 
 
 @right("evaluate")

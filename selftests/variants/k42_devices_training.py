@@ -1,5 +1,6 @@
 """Classic wrong answers and other correct idioms for k42_devices_training."""
 
+import contextlib
 import copy
 
 import torch
@@ -20,10 +21,12 @@ def _restore(modes):
         module.training = mode
 
 
-def _predict(model, loader, move):
+def _predict(model, loader, move, no_grad=True):
+    """Predictions as the contract makes them, each batch moved by ``move``: in evaluation mode
+    under no_grad, each submodule's mode put back; ``no_grad=False`` lets autograd record."""
     modes = _modes(model)
     model.eval()
-    with torch.no_grad():
+    with torch.no_grad() if no_grad else contextlib.nullcontext():
         predictions = [model(move(x)).argmax(dim=1) for x, _ in loader]
     _restore(modes)
     return torch.cat(predictions)
@@ -65,11 +68,7 @@ def leaves_evaluation_mode_on(model, loader):
 @wrong("predict_classes", "graph")
 def predicts_under_autograd(model, loader):
     device = next(model.parameters()).device
-    modes = _modes(model)
-    model.eval()
-    predictions = [model(x.to(device)).argmax(dim=1) for x, _ in loader]
-    _restore(modes)
-    return torch.cat(predictions)
+    return _predict(model, loader, lambda x: x.to(device), no_grad=False)
 
 
 @wrong("predict_classes", "MIXED", "top module's mode")
@@ -329,3 +328,186 @@ def counts_in_python(model, loader, classes):
                 table[label][guess] += 1
     _restore(modes)
     return torch.tensor(table, dtype=torch.int64)
+
+
+# --- found by the audit of lesson 3's k42 ------------------------------------------------------
+
+
+def _evaluate(model, body):
+    """``body(device)`` in evaluation mode, every submodule's mode put back afterwards."""
+    modes = _modes(model)
+    model.eval()
+    try:
+        return body(next(model.parameters()).device)
+    finally:
+        _restore(modes)
+
+
+@wrong("predict_classes", "torch.set_grad_enabled(False)", "whole program")
+def switches_autograd_off_for_good(model, loader):
+    torch.set_grad_enabled(False)   # no graph here, and none in the caller's next training step either
+    return _evaluate(model, lambda device: torch.cat([model(x.to(device)).argmax(1) for x, _ in loader]))
+
+
+@wrong("predict_classes", "Cannot copy out of meta tensor", "stay on the model's device")
+def brings_the_predictions_to_the_cpu(model, loader):
+    with torch.no_grad():
+        return _evaluate(model, lambda device: torch.cat([model(x.to(device)).argmax(1).cpu() for x, _ in loader]))
+
+
+@wrong("predict_classes", "model go to the batch")
+def moves_the_model_to_the_batch(model, loader):
+    def body(device):
+        model.cpu()   # the batch's device: the caller's model leaves its own
+        with torch.no_grad():
+            return torch.cat([model(x).argmax(1) for x, _ in loader])
+    return _evaluate(model, body)
+
+
+@right("predict_classes")
+def switches_autograd_off_and_back(model, loader):
+    was = torch.is_grad_enabled()
+    torch.set_grad_enabled(False)
+    try:
+        return _evaluate(model, lambda device: torch.cat([torch.max(model(x.to(device)), 1)[1] for x, _ in loader]))
+    finally:
+        torch.set_grad_enabled(was)
+
+
+@right("predict_classes")
+def evaluates_a_deep_copy(model, loader):
+    twin = copy.deepcopy(model).eval()   # the caller's model is left as it came, every submodule's mode too
+    device = next(twin.parameters()).device
+    with torch.inference_mode():
+        return torch.cat([twin(x.to(device)).argmax(dim=-1) for x, _ in loader])
+
+
+@wrong("train_on_device", "never cleared", "adds to whatever .grad holds")
+def never_clears_the_gradients(model, loader, lr, epochs, device):
+    model.to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    model.train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for x, labels in loader:
+            loss = F.cross_entropy(model(x.to(device)), labels.to(device))
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(labels)
+            count += len(labels)
+        losses.append(total / count)
+    return losses
+
+
+@right("train_on_device")
+def updates_by_hand(model, loader, lr, epochs, device):
+    model.to(device).train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for x, labels in loader:
+            x, labels = x.to(device), labels.to(device)
+            for p in model.parameters():
+                p.grad = None
+            loss = F.nll_loss(F.log_softmax(model(x), dim=1), labels)
+            loss.backward()
+            with torch.no_grad():
+                for p in model.parameters():
+                    if p.grad is not None:   # a frozen parameter gets none
+                        p -= lr * p.grad
+            total += loss.item() * labels.shape[0]
+            count += labels.shape[0]
+        losses.append(total / count)
+    return losses
+
+
+@wrong("move_training", "buffers left behind", "batch norm")
+def moves_the_parameters_data_only(model, optimizer, device, dtype):
+    for p in model.parameters():
+        p.data = p.data.to(device=device, dtype=dtype)   # the same objects, but the buffers stay
+    optimizer.load_state_dict(optimizer.state_dict())
+
+
+@wrong("move_training", "its mode stays")
+def leaves_it_in_evaluation_mode(model, optimizer, device, dtype):
+    model.to(device=device, dtype=dtype)
+    optimizer.load_state_dict(optimizer.state_dict())
+    model.eval()
+
+
+@wrong("move_training", "optimizer's state")
+def reloads_the_state_before_the_move(model, optimizer, device, dtype):
+    optimizer.load_state_dict(optimizer.state_dict())   # cast to the parameters as they still are
+    model.to(device=device, dtype=dtype)
+
+
+@right("move_training")
+def casts_every_floating_state_tensor(model, optimizer, device, dtype):
+    model.to(device=device, dtype=dtype)
+    for state in optimizer.state.values():
+        for name, value in state.items():
+            if torch.is_tensor(value) and value.is_floating_point():   # Adam's step count too
+                state[name] = value.to(device=device, dtype=dtype)
+
+
+@wrong("confusion_matrix", "counts[labels, predicted] += 1", "repeats of a pair")
+def counts_by_an_indexed_increment(model, loader, classes):
+    def body(device):
+        counts = torch.zeros(classes, classes, dtype=torch.int64, device=device)
+        with torch.no_grad():
+            for x, labels in loader:
+                counts[labels.to(device), model(x.to(device)).argmax(1)] += 1
+        return counts.cpu()
+    return _evaluate(model, body)
+
+
+@wrong("confusion_matrix", "torch.set_grad_enabled(False)", "whole program")
+def counts_with_autograd_off_for_good(model, loader, classes):
+    torch.set_grad_enabled(False)
+
+    def body(device):
+        counts = torch.zeros(classes * classes, dtype=torch.int64, device=device)
+        for x, labels in loader:
+            counts += torch.bincount(labels.to(device) * classes + model(x.to(device)).argmax(1),
+                                     minlength=classes * classes)
+        return counts.reshape(classes, classes).cpu()
+    return _evaluate(model, body)
+
+
+@right("confusion_matrix")
+def multiplies_one_hot_matrices(model, loader, classes):
+    def body(device):
+        counts = torch.zeros(classes, classes, dtype=torch.int64, device=device)
+        with torch.no_grad():
+            for x, labels in loader:
+                predicted = model(x.to(device)).argmax(1)
+                counts += F.one_hot(labels.to(device), classes).T @ F.one_hot(predicted, classes)
+        return counts.to("cpu")
+    return _evaluate(model, body)
+
+
+@wrong("train_on_device", "frozen", "requires_grad flags")
+def unfreezes_the_model(model, loader, lr, epochs, device):
+    model.to(device).requires_grad_(True)   # "to be sure it trains": the caller's frozen layer trains too
+    return _train(model, loader, lr, epochs, lambda x, labels: (x.to(device), labels.to(device)))
+
+
+@right("train_on_device")
+def optimizes_the_trainable_parameters_only(model, loader, lr, epochs, device):
+    model.to(device)
+    optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr)
+    model.train()
+    losses = []
+    for _ in range(epochs):
+        total, count = 0.0, 0
+        for x, labels in loader:
+            x, labels = x.to(device), labels.to(device)
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), labels)
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(labels)
+            count += len(labels)
+        losses.append(total / count)
+    return losses
