@@ -478,7 +478,8 @@ def run_batch(directory: Path, out: Path, functions: list[FunctionInfo], expecte
         write_atomically(_cache_path(out), json.dumps({"state": state, "rows": {
             s.name: {"digest": s.digest, "row": rows[s.name]} for s in with_katas if s.graded_normally}}).encode())
     reused = len(with_katas) - len(todo)
-    print(f"{len(submissions)} submission{'' if len(submissions) == 1 else 's'}: {len(todo)} graded, {reused} unchanged (results reused), "
+    plural = "" if len(submissions) == 1 else "s"
+    print(f"{len(submissions)} submission{plural}: {len(todo)} graded, {reused} unchanged (results reused), "
           f"{len(submissions) - len(with_katas)} without katas -> {out}", file=log)
     return ordered
 
