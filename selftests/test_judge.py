@@ -510,6 +510,20 @@ def test_nothing_is_asked_where_the_expected_record_has_nothing():
     assert verdicts.incomplete(gap, keyed) == "an incomplete observation (cpu[0].result.items[0].value)"   # a's
 
 
+def test_a_module_with_other_submodules_has_a_mode_per_submodule_of_its_own():
+    """A returned module holds one training flag per submodule: a network with activations between
+    its layers has more of them than the expected one, and is complete; flags that are missing or
+    not flags are a gap."""
+    def module(training):
+        return {"cpu": [{"result": {"kind": "module", "class": "Sequential", "training": training,
+                                    "params": [], "buffers": []}}]}
+    expected = module([True, True, True])
+    assert verdicts.incomplete(module([True, True, True, True, True]), expected) is None
+    gap = "an incomplete observation (cpu[0].result.training)"
+    assert verdicts.incomplete(module(None), expected) == gap
+    assert verdicts.incomplete(module([True, None]), expected) == gap
+
+
 def _with_cuda(function: str) -> dict:
     """The key's record of ``function`` as a machine with a GPU would have frozen it."""
     record = copy.deepcopy(KEY[function])
