@@ -29,6 +29,7 @@ from pathlib import Path
 from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest_selector, lessons_of, load_curriculum, resolve
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
+from .isolation.processes import usable_cores
 from .judging import hidden, integrity, judge
 from .judging.expectations import NoExpectations, Recorded, Referee, Source, open_source, source_name
 from .judging.hidden import HiddenCases
@@ -43,6 +44,9 @@ from .records import Reason
 from .usage import UsageError
 
 DEADLINE = 600.0   # seconds within which grade.py prints a complete result (``--deadline``)
+# A second learner lane imports torch again (about one lazy floor of CPU): it pays for that in wall
+# time only where it takes half of this many katas' jobs off the first lane.
+SIDE_BY_SIDE_KATAS = 12
 LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed, project) -> the lane its jobs run on
 
 
@@ -111,6 +115,20 @@ class GradingRun:
         """The learner's lane for ``solutions`` (default: this run's), sandboxed as the run is, with
         the run's project's kata specs."""
         return self.processes.lanes(solutions or self.solutions, sandboxed=self.sandboxed, project=self.project)
+
+    def lanes_beside(self, lane: channel.Lane, source: Source) -> list[channel.Lane]:
+        """The learner's lanes to grade beside ``lane``, started now: one more where the machine has
+        a core to spare for it, so that the katas' jobs run two at a time; none where a referee
+        observes on that core (``source.observing``), where the run has under ``SIDE_BY_SIDE_KATAS``
+        katas (the second import of torch would cost more than it saves), or where the lanes'
+        factory keeps one lane for this folder (the self-tests' warm lanes)."""
+        if source.observing or len({f.kata for f in self.functions}) < SIDE_BY_SIDE_KATAS or usable_cores() < 2:
+            return []
+        other = self.lane()
+        if other is lane:
+            return []
+        other.start()
+        return [other]
 
     def hidden_cases(self, source: Source) -> HiddenCases:
         """This run's hidden cases (none in practice), given to ``source``."""
@@ -283,14 +301,16 @@ def grade_submission(run: GradingRun) -> Result:
                                     for f in run.functions})
     else:
         source.start(list(run.functions))   # the referee imports torch too, while the files are checked
+        beside = run.lanes_beside(lane, source)
         checked = integrity.check(run.project.root, secret=run.secret)
         try:
-            grading = judge.grade(list(run.functions), run.solutions, source, lane=lane, extras=cases.extras,
-                                  function_timeout=run.function_timeout, deadline=run.time_left())
+            grading = judge.grade(list(run.functions), run.solutions, source, lane=lane, beside=beside,
+                                  extras=cases.extras, function_timeout=run.function_timeout, deadline=run.time_left())
             grading = graded_again(grading, run, lane, cases.extras)
         finally:
             source.stop()
-            lane.stop()
+            for each in (lane, *beside):
+                each.stop()
     ran = HowItRan(run.sandbox.value, cases.official, cases.not_run)
     doc = document(list(run.katas), list(run.functions), grading, lang=run.lang, solutions=run.shown,
                    graded_against=source.name, integrity=checked, ran=ran)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from kata_harness import api, commands
 from kata_harness.isolation import sandbox
-from kata_harness.judging.expectations import ANSWER_KEY, REFERENCE
+from kata_harness.judging.expectations import ANSWER_KEY, REFERENCE, Recorded
 from kata_harness.usage import UsageError
 from selftests.gradekit import check_schema
 from selftests.warm import KEPT, environment
@@ -81,3 +82,37 @@ def test_grading_a_run_gives_the_document_and_every_printout():
     assert {test["status"] for test in json.loads(result.render("classroom"))["tests"]} == {"pass"}
     other = api.grade_submission(run.replace(solutions=run.solutions.parent / "katas", shown="katas"))
     assert other.doc["score"] == 0 and other.run.functions == run.functions
+
+
+class _CountedLane:
+    """A lane that only records that it was started (``lanes_beside`` starts what it adds)."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def start(self) -> None:
+        self.started = True
+
+
+def test_a_second_lane_grades_beside_the_first_only_where_it_pays(monkeypatch):
+    """A learner's machine with a core to spare grades a run of many katas on two lanes at once;
+    not where a referee observes on that core, nor on one core, nor for a few katas (the second
+    import of torch would cost more than it saves), nor where the factory keeps one lane."""
+    def lanes(solutions, *, sandboxed, project):
+        return _CountedLane()
+
+    with environment({"KATA_SECRET": None}):
+        run = api.settle(solutions="reference", lang="en", processes=api.Processes(lanes=lanes))
+        few = api.settle(["k01", "k02"], solutions="reference", lang="en", processes=api.Processes(lanes=lanes))
+        kept = api.settle(solutions="reference", lang="en", sandboxed=False, processes=KEPT)
+    assert len({f.kata for f in run.functions}) >= api.SIDE_BY_SIDE_KATAS > len({f.kata for f in few.functions})
+    recorded, observing = Recorded({}), SimpleNamespace(observing=True)
+    first = run.lane()
+    monkeypatch.setattr(api, "usable_cores", lambda: 2)
+    beside = run.lanes_beside(first, recorded)
+    assert len(beside) == 1 and beside[0] is not first and beside[0].started and not first.started
+    assert run.lanes_beside(first, observing) == []
+    assert few.lanes_beside(few.lane(), recorded) == []
+    assert kept.lanes_beside(kept.lane(), recorded) == []   # the self-tests' one warm lane per folder
+    monkeypatch.setattr(api, "usable_cores", lambda: 1)
+    assert run.lanes_beside(first, recorded) == []

@@ -401,6 +401,26 @@ def test_jobs_queued_on_a_process_that_ended_are_sent_again_in_order(clock):
     assert all(child.process == 2 for child in lane.followed()[1:])
 
 
+def test_katas_are_dealt_in_turn_to_lanes_side_by_side_and_a_lane_that_ends_sends_again_only_its_own(clock):
+    """With a lane beside the first, the katas' jobs go to the two in turn (each runs its own one
+    after another, the two at once) and are followed in the katas' order; when one lane's process
+    ends, only the jobs queued on that lane are sent again. A lane given twice is one lane."""
+    script = answered("k01_creation", K01_NAMES) + [LaneDies()]
+    script.insert(-2, LaneDies())   # the first lane's process ends before k01's last event is read
+    first, second = FakeLane(clock, KEY, {"k01_creation": [script]}), FakeLane(clock, KEY)
+    functions = [FUNCTIONS[name] for name in K01 + K02 + K03]
+    grading = judge.grade(functions, Path("/nowhere"), Recorded(KEY), lane=first, beside=[second, first])
+    assert _status(grading) == dict.fromkeys(K01 + K02 + K03, "passed")
+    assert first.jobs() == [K01, K03, K03] and second.jobs() == [K02]
+    assert [child.functions for child in first.followed()] == [K01, K03]
+    assert [child.functions for child in second.followed()] == [K02]
+    assert second.process == 1   # untouched by the first lane's end
+
+    alone = FakeLane(clock, KEY)
+    judge.grade(functions, Path("/nowhere"), Recorded(KEY), lane=alone, beside=[alone])
+    assert alone.jobs() == [K01, K02, K03]
+
+
 def test_the_deadline_stops_grading_and_leaves_no_function_without_a_verdict(clock):
     script = [importing("k02_creation_traps"), start("k02_creation_traps", "class_counts"), Silence()]
     grading, lane = _grade(clock, K01 + K02 + K03, {"k02_creation_traps": [script]}, deadline=3.0)

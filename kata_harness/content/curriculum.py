@@ -20,7 +20,9 @@ if sys.version_info >= (3, 11):
 else:  # Python 3.10
     import tomli as tomllib
 
+import copy
 import difflib
+import functools
 import json
 import re
 
@@ -107,20 +109,32 @@ class KataInfo:
         return next((f for f in self.functions if f.name == name), None)
 
 
+def read_toml(path: Path) -> dict:
+    """The data of the TOML file at ``path``. A file's bytes are parsed once per process: the cache
+    is keyed by the bytes themselves, so an edited file is parsed again, and each caller gets its
+    own copy to change."""
+    return copy.deepcopy(_parse_toml(read_regular(path)))
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_toml(data: bytes) -> dict:
+    return tomllib.loads(data.decode("utf-8"))
+
+
 def load_lessons(directory: Path) -> list[Lesson]:
     """The lessons of ``directory``'s ``lessons.toml`` (a project's ``curriculum/``), in its order
     (``DEFAULT_LESSON`` alone without it)."""
     path = Path(directory) / LESSONS_FILE
     if not path.exists():
         return [DEFAULT_LESSON]
-    data = tomllib.loads(read_regular(path).decode("utf-8"))
+    data = read_toml(path)
     return [Lesson(name=name, pack=entry.get("pack", ""), title=entry["title"], notes=entry["notes"])
             for name, entry in data.items()] or [DEFAULT_LESSON]
 
 
 def load_kata(path: Path, lessons: list[Lesson] | None = None) -> KataInfo:
     """Read one ``curriculum/kNN_*.toml`` file (``lessons``: those it may belong to; the first by default)."""
-    data = tomllib.loads(read_regular(path).decode("utf-8"))
+    data = read_toml(path)
     lessons = lessons or [DEFAULT_LESSON]
     lesson = next((each for each in lessons if each.name == data.get("lesson")), lessons[0])
     kata = KataInfo(name=path.stem, title=data["title"], sections=data.get("sections", ""), lesson=lesson)

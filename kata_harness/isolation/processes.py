@@ -22,6 +22,13 @@ _PR_SET_DUMPABLE = 4
 _PR_SET_PDEATHSIG = 1
 
 
+def usable_cores() -> int:
+    """How many CPUs this process may run on (its affinity where the system tells it, Linux)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def popen_options() -> dict:
     """Keyword arguments for ``subprocess.Popen`` that give the child a tree of its own."""
     if os.name == "nt":

@@ -48,6 +48,11 @@ class Source(Protocol):
 
     def with_hidden(self, extras: dict, observations: dict | None) -> None: ...
 
+    @property
+    def observing(self) -> bool:
+        """Whether a child observes the expected results now (it takes a core of its own)."""
+        ...
+
 
 class Referee(Protocol):
     """Makes the child that observes ``project``'s reference for one job, with that project's
@@ -92,6 +97,11 @@ class LiveReference:
             self.referee = self.make_referee(project=self.project)
             self.job = new_job(Mode.REFERENCE, unknown, self.extras, reference=self.folder)
             self.referee.send(self.job)
+
+    @property
+    def observing(self) -> bool:
+        """Whether a referee observes what is not known (from ``start`` until its results are read)."""
+        return self.referee is not None
 
     def _known(self, info: FunctionInfo) -> dict | None:
         """The known event of ``info`` (None: the referee observes it; always so with hidden cases)."""
@@ -173,6 +183,8 @@ class Recorded:
         (``extras`` are the cases themselves, which the learner's child is given separately)."""
         if observations is not None:
             self.hidden = observations
+
+    observing = False   # nothing to observe: it is all recorded
 
     def start(self, functions) -> None:
         """Nothing to start."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import queue
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
 from pathlib import Path
@@ -67,8 +68,10 @@ DONE, CUT_SHORT, RETIRED, DEADLINE = Ending.DONE, Ending.CUT_SHORT, Ending.RETIR
 
 @dataclass
 class _Run:
-    """One learner job on its way: the handle that follows its events, the job, and its functions."""
+    """One learner job on its way: the lane it was sent to, the handle that follows its events, the
+    job, and its functions."""
 
+    lane: Lane
     handle: GradingChild
     job: dict
     functions: list[FunctionInfo]
@@ -76,53 +79,59 @@ class _Run:
 
 def _submit(lane: Lane, functions: list[FunctionInfo], extras: dict | None, solutions: Path) -> _Run:
     job = new_job(Mode.LEARNER, functions, extras, solutions=solutions)
-    return _Run(lane.submit(job), job, list(functions))
+    return _Run(lane, lane.submit(job), job, list(functions))
 
 
 class _Queue:
-    """The learner jobs of one grading, in the order they run: each kata's job is submitted at once
-    (the learner's side works while the expected results are collected), and a job whose process
-    is gone is sent again, with every job queued after it, to the lane's fresh process."""
+    """The learner jobs of one grading, in the order they are followed: each kata's job is submitted
+    at once (the learner's side works while the expected results are collected), the katas dealt
+    in turn to the ``lanes`` (side by side, each lane runs its own jobs one after another), and a
+    job whose process is gone is sent again, with every job queued after it on its lane, to that
+    lane's fresh process."""
 
-    def __init__(self, lane: Lane, katas: list[list[FunctionInfo]], extras: dict | None, solutions: Path):
-        self.lane, self.extras, self.solutions = lane, extras, solutions
-        self.runs = deque(_submit(lane, chosen, extras, solutions) for chosen in katas)
+    def __init__(self, lanes: Sequence[Lane], katas: list[list[FunctionInfo]], extras: dict | None, solutions: Path):
+        self.extras, self.solutions = extras, solutions
+        self.runs = deque(_submit(lanes[index % len(lanes)], chosen, extras, solutions)
+                          for index, chosen in enumerate(katas))
 
     def next_run(self) -> _Run:
-        """The next job to follow, sent again (with those after it) if its process is gone."""
-        if not self.lane.serves(self.runs[0].handle):
-            self.requeue()
+        """The next job to follow, sent again (with those after it on its lane) if its process is gone."""
+        if not self.runs[0].lane.serves(self.runs[0].handle):
+            self.requeue(self.runs[0].lane)
         return self.runs.popleft()
 
-    def requeue(self) -> None:
-        """The process the queued jobs were sent to is gone: send them again, in order."""
-        for _ in range(len(self.runs)):
-            waiting = self.runs.popleft()
-            self.runs.append(_submit(self.lane, waiting.functions, self.extras, self.solutions))
+    def requeue(self, lane: Lane) -> None:
+        """The process ``lane``'s queued jobs were sent to is gone: send them again, in order."""
+        self.runs = deque(_submit(lane, run.functions, self.extras, self.solutions) if run.lane is lane else run
+                          for run in self.runs)
 
     def again(self, run: _Run, todo: list[FunctionInfo]) -> None:
-        """``run`` was cut short with ``todo`` still undecided: a fresh process grades them, last."""
-        if not self.lane.serves(run.handle):
-            self.requeue()
-        self.runs.append(_submit(self.lane, todo, self.extras, self.solutions))
+        """``run`` was cut short with ``todo`` still undecided: a fresh process of its lane grades them, last."""
+        if not run.lane.serves(run.handle):
+            self.requeue(run.lane)
+        self.runs.append(_submit(run.lane, todo, self.extras, self.solutions))
 
 
 def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lane,
           function_timeout: float = FUNCTION_TIMEOUT, deadline: float | None = None,
-          extras: dict | None = None) -> Grading:
+          extras: dict | None = None, beside: Sequence[Lane] = ()) -> Grading:
     """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
     always returns a verdict for every function, whatever the learner code does.
 
-    Each kata is one job on ``lane``, so each runs in a process no other kata touched: whatever
-    one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs only
-    its own functions. A job cut short (a hang, a crash, a violation) is charged to the function
-    it was running, and a fresh process grades the rest of that kata later; a kata whose job lost
-    its process from outside is named in ``orphaned`` (its caller grades it again). Jobs run in the order
-    they were queued, and are followed in that order. ``extras``: official grading's hidden cases
-    (see ``_job``); ``expected`` must hold them too."""
+    Each kata is one job on ``lane`` (or, with lanes ``beside`` it, on each in turn: their processes
+    run side by side, on cores of their own), so each runs in a process no other kata touched:
+    whatever one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs
+    only its own functions. A job cut short (a hang, a crash, a violation) is charged to the
+    function it was running, and a fresh process grades the rest of that kata later; a kata whose
+    job lost its process from outside is named in ``orphaned`` (its caller grades it again). Jobs
+    are followed in the order they were queued (each event's time is when it arrived, so a job
+    followed later keeps its exact time limits). ``extras``: official grading's hidden cases (see
+    ``_job``); ``expected`` must hold them too."""
     result = Grading()
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    queued = _Queue(lane, by_kata(functions), extras, solutions)
+    lanes = [lane] + [other for index, other in enumerate(beside)   # a lane given twice is one lane
+                      if other is not lane and all(other is not earlier for earlier in beside[:index])]
+    queued = _Queue(lanes, by_kata(functions), extras, solutions)
     _collect_expected(expected, functions, stop_at, result)
     while queued.runs and time.monotonic() < stop_at:
         run = queued.next_run()
