@@ -1,13 +1,11 @@
 """The answer key is fresh, and grading against it gives exactly the verdicts of the live reference.
 
-On any CPU: the key holds float values as one machine's kernels rounded them, and another CPU (or
-another kernel family, ``ATEN_CPU_CAPABILITY=default``) rounds the last bits differently. So float
-values are compared as the judge compares them (its tolerances, its verdict), and exactly only what
-the contract holds exactly: kinds, classes, dtypes, shapes, devices, integers, bools and flags.
+On any CPU: float values are compared as the judge compares them (its tolerances, its verdict), and
+exactly only what the contract holds exactly (``selftests/exact.py``). Every variant of the corpus
+is judged against both in ``test_variants``.
 """
 
 import json
-import re
 
 import pytest
 
@@ -16,8 +14,8 @@ from kata_harness.judging import answer_key
 from kata_harness.judging.verdicts import judge
 from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
+from selftests.exact import exact_part, verdict_shown
 from selftests.gradekit import check_schema, grade_json, statuses
-from selftests.variants import load_all
 
 KEY = answer_key.load(LAYOUT.answer_key)
 KATAS = load_curriculum(LAYOUT.curriculum)
@@ -30,37 +28,16 @@ def _plain(data):
     return json.loads(json.dumps(data, allow_nan=True))
 
 
-_FLOAT_LITERAL = re.compile(r"-?\d+\.\d+(?:e[+-]?\d+)?", re.IGNORECASE)   # 2.438, -1.5e-05 (not float32)
-_INEXACT = ("float", "complex", "half")
-
-
-def _exact_part(data, inexact: bool = False):
-    """``data`` with every value that a CPU may round differently replaced by ``"~"``: the values of
-    floating and complex tensors and arrays, Python floats, and the numbers shown in a call or a
-    message (four significant digits of inputs that may themselves come from a matrix kernel)."""
-    if isinstance(data, dict):
-        floating = inexact or any(word in str(data.get("dtype", "")) for word in _INEXACT)
-        return {key: (_exact_part(value, floating) if key in ("values", "value") else _exact_part(value, inexact))
-                for key, value in data.items()}
-    if isinstance(data, list):
-        return [_exact_part(item, inexact) for item in data]
-    if isinstance(data, float) or (inexact and isinstance(data, int) and not isinstance(data, bool)):
-        return "~"
-    if isinstance(data, str):
-        return _FLOAT_LITERAL.sub("~", data)
-    return data
-
-
 def test_the_exact_part_keeps_what_the_contract_holds_exactly():
     described = {"kind": "tensor", "dtype": "torch.float32", "shape": [2], "values": [1.0, 2.5], "leaf": True}
-    assert _exact_part(described) == {**described, "values": ["~", "~"]}
+    assert exact_part(described) == {**described, "values": ["~", "~"]}
     integers = {"kind": "tensor", "dtype": "torch.int64", "shape": [2], "values": [1, 2]}
-    assert _exact_part(integers)["values"] == [1, 2]
-    assert _exact_part({"kind": "bool", "value": True})["value"] is True
-    assert _exact_part({"kind": "float", "value": 0.1})["value"] == "~"
-    assert _exact_part(integers) != _exact_part({**integers, "values": [1, 3]})
-    assert _exact_part(integers) != _exact_part({**integers, "dtype": "torch.int32"})
-    assert _exact_part("f(tensor([2.438, -1.5e-05]), 3)") == "f(tensor([~, ~]), 3)"
+    assert exact_part(integers)["values"] == [1, 2]
+    assert exact_part({"kind": "bool", "value": True})["value"] is True
+    assert exact_part({"kind": "float", "value": 0.1})["value"] == "~"
+    assert exact_part(integers) != exact_part({**integers, "values": [1, 3]})
+    assert exact_part(integers) != exact_part({**integers, "dtype": "torch.int32"})
+    assert exact_part("f(tensor([2.438, -1.5e-05]), 3)") == "f(tensor([~, ~]), 3)"
 
 
 def test_answer_key_exists_and_is_not_plain_text():
@@ -88,14 +65,12 @@ def test_key_holds_exactly_what_the_live_reference_does(info):
     # The same verdict as grading gives, both ways round (a tolerance is relative to the expected side).
     assert judge(spec.aspects, tolerance, live, recorded["observations"]).status == "passed", FREEZE
     assert judge(spec.aspects, tolerance, recorded["observations"], live).status == "passed", FREEZE
-    assert _exact_part(live) == _exact_part(recorded["observations"]), FREEZE
+    assert exact_part(live) == exact_part(recorded["observations"]), FREEZE
     assert recorded["aspects"] == list(spec.aspects) and recorded["rtol"] == spec.rtol and recorded["atol"] == spec.atol
 
 
-def _learner_observations():
-    """Every learner in the self-test corpus: each variant, each stub, each reference function."""
-    for variant in load_all():
-        yield f"{variant.kata}.{variant.function}", variant.id, variant.implementation
+def _stubs_and_references():
+    """Every stub and every reference function (the variants are judged both ways in test_variants)."""
     for kata in KATAS:
         stub = load_module(ROOT / "katas" / f"{kata.name}.py")
         reference = load_module(ROOT / "reference" / f"{kata.name}.py")
@@ -104,18 +79,10 @@ def _learner_observations():
             yield info.qualified, f"{info.qualified}:reference", getattr(reference, info.name)
 
 
-def _verdict_shown(verdict) -> tuple:
-    """What a learner is told of a verdict, less the float values a CPU may round differently."""
-    difference = verdict.difference
-    shown = None if difference is None else (difference.aspect, difference.key, _exact_part(difference.fields),
-                                              _exact_part(difference.where))
-    return verdict.status, shown, verdict.device, _exact_part(verdict.call)
-
-
-def test_key_and_live_reference_give_the_same_verdict_on_the_whole_corpus():
+def test_key_and_live_reference_give_the_same_verdict_to_every_stub_and_reference_function():
     mismatches = []
     references = {}
-    for qualified, label, implementation in _learner_observations():
+    for qualified, label, implementation in _stubs_and_references():
         kata, name = qualified.split(".")
         spec = load_kata_spec(kata, LAYOUT.tests).function(name)
         devices, _ = devices_for(spec)
@@ -126,14 +93,18 @@ def test_key_and_live_reference_give_the_same_verdict_on_the_whole_corpus():
         recorded = KEY.expected[qualified]["observations"]
         live = judge(spec.aspects, tolerance_of(spec), yours, references[qualified])
         keyed = judge(spec.aspects, tolerance_of(spec), yours, recorded)
-        if _verdict_shown(live) != _verdict_shown(keyed):
+        if verdict_shown(live) != verdict_shown(keyed):
             mismatches.append(label)
     assert not mismatches
 
 
 def test_grading_against_the_key_gives_full_marks_to_the_reference_and_zero_to_stubs():
-    solved = grade_json("--against", "answer-key", "--solutions", "reference")
-    fresh = grade_json("--against", "answer-key")
+    """Through grade.py, some katas of every lesson (every function's reference passes against its
+    record above, and the full grades are test_grade's, where the key stands in for the referee)."""
+    sample = [kata.name for kata in KATAS[::5]]
+    solved = grade_json(*sample, "--against", "answer-key", "--solutions", "reference")
+    fresh = grade_json(*sample, "--against", "answer-key")
+    assert {kata.lesson.name for kata in KATAS if kata.name in sample} == {kata.lesson.name for kata in KATAS}
     check_schema(solved)
     check_schema(fresh)
     assert solved["graded_against"] == fresh["graded_against"] == "answer-key"

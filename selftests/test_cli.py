@@ -4,6 +4,7 @@ and `--force`, watch's --against and practice line, and one staleness rule for g
 
 No kata name is written here: the katas and functions used are taken from the curriculum."""
 
+import copy
 import json
 import shutil
 import subprocess
@@ -187,6 +188,23 @@ def test_check_passes_on_this_project():
     done = grade_here("check")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "check: OK" in done.stdout and "reference full marks, stubs todo" in done.stdout
+
+
+def test_check_names_a_key_that_does_not_give_the_reference_full_marks():
+    """What the referee observes now is judged against the key's records: where they agree, no
+    problem; where one value moved beyond the tolerance (a key frozen with other kernels), that
+    function is named."""
+    from kata_harness.commands import check
+
+    key = answer_key.load(LAYOUT.answer_key)
+    functions = [f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions]
+    assert check.against_the_key(functions, key.expected, key, ROOT) == []
+    moved = copy.deepcopy(key.expected)
+    name = "k01_creation.evenly_spaced"
+    moved[name]["observations"]["cpu"][0]["result"]["values"][1] += 1.0
+    problems = check.against_the_key(functions, moved, key, ROOT)
+    assert len(problems) == 1 and problems[0].startswith(f"tests/answer_key.dat: the reference does not score "
+                                                         f"full marks against it: {name} (failed: ")
 
 
 def _rewrite(path, change) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from kata_harness.content.curriculum import lessons_of, load_curriculum, resolve
 from kata_harness.layout import LAYOUT
-from selftests.gradekit import ROOT, check_schema, functions, grade_json, run, solutions_from_reference, statuses
+from selftests.gradekit import ROOT, check_schema, functions, grade_json, graded_in, run, solutions_from_reference, statuses
 from selftests.warm import grade_here
 
 CURRICULUM = load_curriculum(LAYOUT.curriculum)
@@ -25,24 +25,22 @@ def test_reference_scores_full_marks():
     assert doc["graded_against"] == "reference"
 
 
-def test_fresh_stubs_score_zero_with_every_function_todo():
-    doc = grade_json()
+def test_fresh_stubs_score_zero_with_every_function_todo_and_a_table_per_kata():
+    """One grade of every stub: its document and the text it prints."""
+    graded = graded_in(ROOT)
+    doc = graded.doc
     check_schema(doc)
     assert doc["score"] == 0 and doc["max_score"] == TOTAL_POINTS
     assert set(statuses(doc).values()) == {"todo"}
     for function in functions(doc).values():
         assert "not implemented yet" in function["message"]
         assert function["hint"]
-
-
-def test_text_output_has_a_table_per_kata_the_score_and_the_next_function():
-    done = grade_here()
-    assert done.returncode == 0, done.stderr
+    text = graded.render("text")
     for kata in CURRICULUM:
-        assert kata.name in done.stdout
-    assert f"score 0/{TOTAL_POINTS}" in done.stdout
+        assert kata.name in text
+    assert f"score 0/{TOTAL_POINTS}" in text
     first = CURRICULUM[0].functions[0]
-    assert f"Next: {first.qualified}" in done.stdout
+    assert f"Next: {first.qualified}" in text
 
 
 def test_chinese_output():

@@ -45,7 +45,8 @@ def test_a_copy_grades_with_its_own_curriculum_key_and_selectors_on_the_warm_chi
     copy, points = _copy_without_a_kata_and_with_other_points(tmp_path)
     assert warm._runs_these_specs(Layout(copy))   # the kept children serve it: nothing is started for it
 
-    live = graded_in(copy, "--solutions", "reference", "--format", "json").doc   # every kata it has
+    # Its catalog, its selectors (a lesson names its katas) and its points.
+    live = graded_in(copy, "lesson1", "--solutions", "reference", "--format", "json").doc
     kata_names = [kata["kata"] for kata in live["katas"]]
     assert GONE not in kata_names and "k01_creation" in kata_names and "k03_dtypes" in kata_names
     filled = next(f for kata in live["katas"] for f in kata["functions"] if f"{kata['kata']}.{f['name']}" == FILLED)

@@ -1,4 +1,5 @@
-"""Every classic wrong answer fails naming its pitfall; every other correct idiom passes."""
+"""Every classic wrong answer fails naming its pitfall; every other correct idiom passes; and each
+gets the same verdict against the answer key as against the live reference (``selftests/exact.py``)."""
 
 from collections import Counter
 
@@ -7,23 +8,28 @@ import pytest
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.layout import LAYOUT
 from kata_harness.outputs.explanations import render, section_text
-from selftests.variants import grade, load_all
+from selftests.exact import verdict_shown
+from selftests.variants import graded_both_ways, load_all
 
 VARIANTS = load_all()
+# What every variant's verdict must also be against the answer key, whatever CPU rounded the key's floats.
+KEYED = "the answer key and the live reference give this variant different verdicts"
 INFO = {f.qualified: f for kata in load_curriculum(LAYOUT.curriculum) for f in kata.functions}
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if v.correct], ids=lambda v: v.id)
 def test_other_correct_idiom_passes(variant):
-    verdict = grade(variant)
+    verdict, keyed = graded_both_ways(variant)
     assert verdict.status == "passed", render(verdict, INFO[f"{variant.kata}.{variant.function}"])
+    assert verdict_shown(keyed) == verdict_shown(verdict), KEYED
 
 
 @pytest.mark.parametrize("variant", [v for v in VARIANTS if not v.correct], ids=lambda v: v.id)
 def test_classic_wrong_answer_fails_naming_its_pitfall(variant):
     info = INFO[f"{variant.kata}.{variant.function}"]
-    verdict = grade(variant)
+    verdict, keyed = graded_both_ways(variant)
     assert verdict.status == "failed", f"{variant.id} was graded {verdict.status}"
+    assert verdict_shown(keyed) == verdict_shown(verdict), KEYED
     text = render(verdict, info, "en")
     for keyword in variant.keywords:
         assert keyword.lower() in text.lower(), f"message does not name '{keyword}':\n{text}"

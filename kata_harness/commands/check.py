@@ -32,7 +32,7 @@ from ..isolation import sandbox
 from ..judging import answer_key, hidden
 from ..judging.expectations import ANSWER_KEY, REFERENCE, Recorded, observe_reference
 from ..judging.judge import grade
-from ..judging.verdicts import Status
+from ..judging.verdicts import Status, Verdict, verdict_for
 from ..layout import ROOT, Layout
 from ..observation.local import load_kata_spec
 from ..outputs.explanations import explain
@@ -215,8 +215,8 @@ def _first_lines(verdict, info, folder: str) -> str:
 
 
 def _grading(root: Path, functions: list, key, problems: list, processes: Processes) -> None:
-    """Grade as grade.py does: the referee observes the reference once; the reference is graded
-    against that and against the answer key, the stubs against that."""
+    """Grade as grade.py does: the referee observes the reference once; the reference and the stubs
+    are graded against that, and what it observed is judged against the answer key."""
 
     boxed = sandbox.mode() == sandbox.BUBBLEWRAP
     lanes = {folder: processes.lanes(root / folder, sandboxed=boxed, project=Layout(root)) for folder in ("reference", "katas")}
@@ -230,7 +230,8 @@ def _grading(root: Path, functions: list, key, problems: list, processes: Proces
 
 
 def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict, processes: Processes) -> None:
-    """``_grading``'s passes: the reference against itself and against the key, the stubs."""
+    """``_grading``'s passes: the reference against itself, the stubs, the referee's observations
+    against the key."""
 
     observed = observe_reference(functions, Layout(root), referee=processes.referee)
     for name, verdict in observed.verdicts.items():
@@ -259,13 +260,23 @@ def _grade_passes(root: Path, functions: list, key, problems: list, lanes: dict,
             problems.append(f"katas/{info.kata}.py: `{info.name}` is not a stub: it is graded {status}, "
                             f"where a stub only raises NotImplementedError (status todo)")
     if key is not None:
-        verdicts = graded("reference", Recorded(key.expected, ANSWER_KEY, key.stale_katas(root)))
-        for info in functions:
-            verdict = verdicts[info.qualified]
-            if verdict.status != Status.PASSED:
-                problems.append(f"tests/answer_key.dat: the reference does not score full marks against it: "
-                                f"{info.qualified} ({Status(verdict.status).value}: "
-                                f"{_first_lines(verdict, info, 'reference')})")
+        problems += against_the_key(functions, observed.expected, key, root)
+
+
+def against_the_key(functions: list, observed: dict, key, root: Path) -> list[str]:
+    """The problems of an answer key that does not give the reference full marks: what the referee
+    observed now (``observed``: {function: its expected record}) judged against what ``key``
+    recorded, as a learner's observations are, so that the reference scores full marks against
+    the key exactly when these pass."""
+    problems = []
+    for info, recorded in Recorded(key.expected, ANSWER_KEY, key.stale_katas(root)).collect(functions, float("inf")):
+        verdict = recorded if isinstance(recorded, Verdict) else \
+            verdict_for(recorded, observed[info.qualified]["observations"])
+        if verdict.status != Status.PASSED:
+            problems.append(f"tests/answer_key.dat: the reference does not score full marks against it: "
+                            f"{info.qualified} ({Status(verdict.status).value}: "
+                            f"{_first_lines(verdict, info, 'reference')})")
+    return problems
 
 
 def run_checks(root: Path = ROOT, *, grading: bool = True, processes: Processes | None = None) -> Report:

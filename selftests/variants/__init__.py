@@ -16,14 +16,19 @@ line, and the copy must still run on its own.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kata_harness.judging import answer_key
+from kata_harness.judging.verdicts import judge
 from kata_harness.layout import LAYOUT, ROOT
-from kata_harness.observation.local import load_kata_spec, load_module
-from kata_harness.pytest_plugin import grade_function
+from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
+
+_KEY = answer_key.load(LAYOUT.answer_key)
 
 
 @dataclass
@@ -73,7 +78,36 @@ def load_all() -> list[Variant]:
 
 
 def grade(variant: Variant):
-    """The verdict on ``variant``: its function graded in this process against the reference's."""
+    """The verdict on ``variant``: its function observed in this process and judged against the
+    reference's observations (``_reference_observed``), as grade.py's parent judges them."""
+    return graded_both_ways(variant)[0]
+
+
+def graded_both_ways(variant: Variant):
+    """The verdicts on ``variant`` against the live reference and against the answer key: its
+    function observed once in this process, both judged as grade.py's parent judges (on what
+    survives the trip through JSON)."""
     spec = load_kata_spec(variant.kata, LAYOUT.tests).function(variant.function)
-    reference = load_module(ROOT / "reference" / f"{variant.kata}.py")
-    return grade_function(spec, variant.kata, variant.implementation, getattr(reference, variant.function))
+    expected, skipped = _reference_observed(variant.kata, variant.function)
+    yours = _plain(observe_devices(variant.implementation, spec, variant.kata, list(expected)))
+    tolerance = tolerance_of(spec)
+    live = judge(spec.aspects, tolerance, yours, expected)
+    keyed = judge(spec.aspects, tolerance, yours, _KEY.expected[f"{variant.kata}.{variant.function}"]["observations"])
+    live.skipped = keyed.skipped = skipped
+    return live, keyed
+
+
+@functools.cache
+def _reference_observed(kata: str, function: str) -> tuple[dict, list]:
+    """The reference's observations of ``kata.function`` on the devices this machine has, and the
+    devices it skips, made once per process: every observation starts from the same global state
+    (``seeding``), so each one would be this one."""
+    spec = load_kata_spec(kata, LAYOUT.tests).function(function)
+    reference = getattr(load_module(ROOT / "reference" / f"{kata}.py"), function)
+    devices, skipped = devices_for(spec)
+    return _plain(observe_devices(reference, spec, kata, devices)), skipped
+
+
+def _plain(data):
+    """What survives the trip through JSON (tuples become lists, and so on)."""
+    return json.loads(json.dumps(data, allow_nan=True))
