@@ -29,7 +29,7 @@ from pathlib import Path
 from .content.curriculum import FunctionInfo, KataInfo, UnknownSelector, closest_selector, lessons_of, load_curriculum, resolve
 from .content.messages import default_language, message
 from .isolation import channel, sandbox
-from .isolation.processes import usable_cores
+from .isolation.processes import available_memory, usable_cores
 from .judging import hidden, integrity, judge
 from .judging.expectations import NoExpectations, Recorded, Referee, Source, open_source, source_name
 from .judging.hidden import HiddenCases
@@ -45,8 +45,10 @@ from .usage import UsageError
 
 DEADLINE = 600.0   # seconds within which grade.py prints a complete result (``--deadline``)
 # A second learner lane imports torch again (about one lazy floor of CPU): it pays for that in wall
-# time only where it takes half of this many katas' jobs off the first lane.
+# time only where it takes half of this many katas' jobs off the first lane, on a core of its own,
+# with room for a second warm process and its jobs (a grading container with little memory has none).
 SIDE_BY_SIDE_KATAS = 12
+SIDE_BY_SIDE_MEMORY = 2 << 30   # bytes
 LaneFactory = Callable[..., channel.Lane]   # (solutions folder, *, sandboxed, project) -> the lane its jobs run on
 
 
@@ -120,9 +122,14 @@ class GradingRun:
         """The learner's lanes to grade beside ``lane``, started now: one more where the machine has
         a core to spare for it, so that the katas' jobs run two at a time; none where a referee
         observes on that core (``source.observing``), where the run has under ``SIDE_BY_SIDE_KATAS``
-        katas (the second import of torch would cost more than it saves), or where the lanes'
-        factory keeps one lane for this folder (the self-tests' warm lanes)."""
+        katas (the second import of torch would cost more than it saves), where fewer than two
+        CPUs' worth of time (``usable_cores``: a container's quota counts) or under
+        ``SIDE_BY_SIDE_MEMORY`` of free memory are there, or where the lanes' factory keeps one
+        lane for this folder (the self-tests' warm lanes)."""
         if source.observing or len({f.kata for f in self.functions}) < SIDE_BY_SIDE_KATAS or usable_cores() < 2:
+            return []
+        free = available_memory()
+        if free is not None and free < SIDE_BY_SIDE_MEMORY:
             return []
         other = self.lane()
         if other is lane:

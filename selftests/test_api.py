@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from types import SimpleNamespace
 
 import pytest
 
 from kata_harness import api, commands
-from kata_harness.isolation import sandbox
+from kata_harness.isolation import processes, sandbox
 from kata_harness.judging.expectations import ANSWER_KEY, REFERENCE, Recorded
 from kata_harness.usage import UsageError
 from selftests.gradekit import check_schema
@@ -108,11 +109,32 @@ def test_a_second_lane_grades_beside_the_first_only_where_it_pays(monkeypatch):
     assert len({f.kata for f in run.functions}) >= api.SIDE_BY_SIDE_KATAS > len({f.kata for f in few.functions})
     recorded, observing = Recorded({}), SimpleNamespace(observing=True)
     first = run.lane()
-    monkeypatch.setattr(api, "usable_cores", lambda: 2)
+    monkeypatch.setattr(api, "usable_cores", lambda: 2.0)
+    monkeypatch.setattr(api, "available_memory", lambda: api.SIDE_BY_SIDE_MEMORY)
     beside = run.lanes_beside(first, recorded)
     assert len(beside) == 1 and beside[0] is not first and beside[0].started and not first.started
     assert run.lanes_beside(first, observing) == []
     assert few.lanes_beside(few.lane(), recorded) == []
     assert kept.lanes_beside(kept.lane(), recorded) == []   # the self-tests' one warm lane per folder
-    monkeypatch.setattr(api, "usable_cores", lambda: 1)
+    monkeypatch.setattr(api, "available_memory", lambda: api.SIDE_BY_SIDE_MEMORY - 1)   # a small container
     assert run.lanes_beside(first, recorded) == []
+    monkeypatch.setattr(api, "available_memory", lambda: None)   # not known (not Linux): two lanes
+    assert len(run.lanes_beside(first, recorded)) == 1
+    monkeypatch.setattr(api, "usable_cores", lambda: 1.5)   # a quota of one and a half CPUs
+    assert run.lanes_beside(first, recorded) == []
+
+
+def test_the_cores_and_memory_a_process_may_use_are_read_from_its_cgroup_and_the_system(tmp_path, monkeypatch):
+    cores, free = processes.usable_cores(), processes.available_memory()
+    assert 0 < cores <= (os.cpu_count() or 1)
+    assert free is None or free > 0
+    # A container's cgroup: half a CPU, 768 MiB of which 500 MiB are taken; no limit above it.
+    container, above = tmp_path / "container", tmp_path
+    container.mkdir()
+    (container / "cpu.max").write_text("50000 100000\n")
+    (container / "memory.max").write_text(f"{768 << 20}\n")
+    (container / "memory.current").write_text(f"{500 << 20}\n")
+    (above / "cpu.max").write_text("max 100000\n")
+    monkeypatch.setattr(processes, "_own_cgroup_folders", lambda: [str(container), str(above)])
+    assert processes.usable_cores() == 0.5
+    assert processes.available_memory() == 268 << 20

@@ -22,11 +22,52 @@ _PR_SET_DUMPABLE = 4
 _PR_SET_PDEATHSIG = 1
 
 
-def usable_cores() -> int:
-    """How many CPUs this process may run on (its affinity where the system tells it, Linux)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
+def usable_cores() -> float:
+    """How many CPUs' worth of time this process may use: the CPUs it may run on (its affinity,
+    Linux), fewer where its cgroup's CPU quota allows less (a container given half a CPU: 0.5)."""
+    cores = float(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    for folder in _own_cgroup_folders():
+        try:
+            quota, period = (Path(folder) / "cpu.max").read_text().split()[:2]
+        except (OSError, ValueError):
+            continue
+        if quota != "max" and int(period) > 0:
+            cores = min(cores, int(quota) / int(period))
+    return cores
+
+
+def available_memory() -> int | None:
+    """Bytes this process could still take: the system's available memory, less where its cgroup's
+    limit leaves less (None where neither can be read: not Linux)."""
+    found = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                found.append(int(line.split()[1]) << 10)
+    except (OSError, ValueError, IndexError):
+        pass
+    for folder in _own_cgroup_folders():
+        try:
+            limit = (Path(folder) / "memory.max").read_text().strip()
+            if limit != "max":
+                found.append(int(limit) - int((Path(folder) / "memory.current").read_text()))
+        except (OSError, ValueError):
+            continue
+    return min(found) if found else None
+
+
+def _own_cgroup_folders() -> list[str]:
+    """The folders of this process's cgroup (version 2) and of every cgroup above it, where its
+    limits are set (a container's limits may be on any of them)."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return []
+    path = next((line[3:] for line in lines if line.startswith("0::")), None)
+    if path is None:
+        return []
+    parts = [part for part in path.strip("/").split("/") if part]
+    return ["/sys/fs/cgroup/" + "/".join(parts[:depth]) for depth in range(len(parts), -1, -1)]
 
 
 def popen_options() -> dict:
