@@ -13,7 +13,7 @@ import pytest
 
 from kata_harness.isolation import sandbox
 from kata_harness.layout import LAYOUT
-from selftests.gradekit import functions, grade_json
+from selftests.gradekit import grade_json, statuses
 
 
 def test_the_sandbox_keeps_the_kernel_choice(monkeypatch):
@@ -27,7 +27,7 @@ def test_the_sandbox_keeps_the_kernel_choice(monkeypatch):
 @pytest.mark.skipif(not sandbox.available(), reason="needs bubblewrap: the sandbox is what is checked")
 def test_the_reference_scores_full_marks_on_the_default_kernels():
     doc = grade_json("k40", "k41", "--solutions", "reference", env={**os.environ, "ATEN_CPU_CAPABILITY": "default"})
-    assert doc["score"] == doc["max_score"], {name: status for name, status in functions(doc).items()
+    assert doc["score"] == doc["max_score"], {name: status for name, status in statuses(doc).items()
                                               if status != "passed"}
 
 
@@ -39,5 +39,5 @@ def test_the_answer_key_gives_the_reference_full_marks_on_the_default_kernels():
     noise, say: k40 and k42 had one)."""
     doc = grade_json("--solutions", "reference", "--against", "answer-key",
                      env={**os.environ, "ATEN_CPU_CAPABILITY": "default"})
-    assert doc["score"] == doc["max_score"], {name: status for name, status in functions(doc).items()
+    assert doc["score"] == doc["max_score"], {name: status for name, status in statuses(doc).items()
                                               if status != "passed"}
