@@ -63,7 +63,8 @@ def test_grading_with_a_hang_and_a_crash_without_posix_apis(winlike, tmp_path):
             import os
             os._exit(1)
     """))
-    done = _grade(ROOT, winlike, "k01", "k15", "--solutions", str(solutions), "--format", "json", "--timeout", "5")
+    # Every kata: two serial children side by side where two cores are free (``api.SIDE_BY_SIDE_KATAS``).
+    done = _grade(ROOT, winlike, "--solutions", str(solutions), "--format", "json", "--timeout", "5")
     assert done.returncode == 0, done.stderr[-2000:]
     doc = json.loads(done.stdout)
     statuses = {f"{k['kata']}.{f['name']}": f["status"] for k in doc["katas"] for f in k["functions"]}
