@@ -102,6 +102,18 @@ def test_a_typo_answers_with_the_kata_or_function_probably_meant():
     assert nothing.returncode == 2 and "did you mean" not in nothing.stderr
 
 
+def test_a_command_after_an_option_is_named_and_written_first():
+    """`grade.py --lang zh hint add_bias` reads `hint` as a selector: the one line of the usage error
+    says it is a command and gives the line with it first, which runs."""
+    _, function = _first()
+    done = grade_here("--lang", "en", "hint", function.name)
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    line = f"python grade.py hint --lang en {function.name}"
+    assert "'hint' is a command, not a kata" in done.stderr and line in done.stderr, done.stderr
+    assert grade_here(*line.split()[2:]).returncode == 0
+    assert "'hint' 是一个命令" in grade_here("--lang", "zh", "hint", function.name).stderr
+
+
 def test_past_the_last_hint_level_says_no_more_hints_in_both_languages():
     _, function = _first()
     levels = len(function.hints)

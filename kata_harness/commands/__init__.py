@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ..content.messages import LANGUAGES
+from ..content.messages import LANGUAGES, default_language, message
 from ..isolation.processes import RUN_AS_VARIABLE, check_learner_user
 from ..isolation.sandbox import available
 from ..layout import ROOT
@@ -268,6 +268,11 @@ def parse(argv: list[str], started: float) -> Command:
     if not argv or (argv[0] not in parser.subcommands and argv[0] not in ("-h", "--help")):
         argv = ["grade", *argv]
     args = parser.parse_args(argv)
+    misplaced = next((word for word in getattr(args, "selectors", None) or () if word in parser.subcommands), None)
+    if args.command == "grade" and misplaced:   # `grade.py --lang zh hint add_bias`: a command after an option
+        rest = [word for word in argv[1:] if word != misplaced]
+        raise UsageError(message("grade.command_first", args.lang or default_language(), command=misplaced,
+                                 line=" ".join(["python grade.py", misplaced, *rest])))
     if args.command == "release" and not args.out_dir:
         if not (args.gradescope or args.classroom50 or args.codio):
             parser.subcommands["release"].error("give OUT_DIR, --gradescope ZIP, --classroom50 DIR or --codio DIR "

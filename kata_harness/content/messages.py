@@ -395,6 +395,10 @@ MESSAGES = {
         "zh": "未知的练习或函数 '{selector}'{suggestion}。请写一课、一个练习（写编号就够了：python grade.py k05）"
               "或 练习.函数；各课的练习：{katas}",
     },
+    "grade.command_first": {
+        "en": "'{command}' is a command, not a kata: write it first, as in {line}",
+        "zh": "'{command}' 是一个命令，不是练习：请把它写在最前面，例如 {line}",
+    },
     "grade.kata_range": {"en": "{lesson}: {first} to {last}", "zh": "{lesson}：{first} 到 {last}"},
     "grade.kata_one": {"en": "{lesson}: {first}", "zh": "{lesson}：{first}"},
     "grade.did_you_mean": {"en": " (did you mean `{name}`?)", "zh": "（你是不是想输入 `{name}`？）"},
