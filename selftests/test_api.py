@@ -128,13 +128,21 @@ def test_the_cores_and_memory_a_process_may_use_are_read_from_its_cgroup_and_the
     cores, free = processes.usable_cores(), processes.available_memory()
     assert 0 < cores <= (os.cpu_count() or 1)
     assert free is None or free > 0
-    # A container's cgroup: half a CPU, 768 MiB of which 500 MiB are taken; no limit above it.
+    assert all(folder.is_dir() for folder, _ in processes.own_cgroups("memory", above=True))
+    # A container's cgroup (version 2, then version 1): half a CPU, 768 MiB of which 500 MiB are
+    # taken; no limit in the folder above it.
     container, above = tmp_path / "container", tmp_path
     container.mkdir()
-    (container / "cpu.max").write_text("50000 100000\n")
-    (container / "memory.max").write_text(f"{768 << 20}\n")
-    (container / "memory.current").write_text(f"{500 << 20}\n")
-    (above / "cpu.max").write_text("max 100000\n")
-    monkeypatch.setattr(processes, "_own_cgroup_folders", lambda: [str(container), str(above)])
-    assert processes.usable_cores() == 0.5
-    assert processes.available_memory() == 268 << 20
+    files = {2: {"cpu.max": ("50000 100000", "max 100000"), "memory.max": (f"{768 << 20}", "max"),
+                 "memory.current": (f"{500 << 20}", "0")},
+             1: {"cpu.cfs_quota_us": ("50000", "-1"), "cpu.cfs_period_us": ("100000", "100000"),
+                 "memory.limit_in_bytes": (f"{768 << 20}", "9223372036854771712"),
+                 "memory.usage_in_bytes": (f"{500 << 20}", "0")}}
+    for version, written in files.items():
+        for name, (inside, outside) in written.items():
+            (container / name).write_text(inside + "\n")
+            (above / name).write_text(outside + "\n")
+        monkeypatch.setattr(processes, "own_cgroups",
+                            lambda controller, above=False, v=version: [(container, v), (tmp_path, v)])
+        assert processes.usable_cores() == 0.5, version
+        assert processes.available_memory() == 268 << 20, version

@@ -24,50 +24,74 @@ _PR_SET_PDEATHSIG = 1
 
 def usable_cores() -> float:
     """How many CPUs' worth of time this process may use: the CPUs it may run on (its affinity,
-    Linux), fewer where its cgroup's CPU quota allows less (a container given half a CPU: 0.5)."""
+    Linux), fewer where a CPU quota of its cgroup or of one above it allows less (a container given
+    half a CPU: 0.5)."""
     cores = float(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
-    for folder in _own_cgroup_folders():
+    for folder, version in own_cgroups("cpu", above=True):
         try:
-            quota, period = (Path(folder) / "cpu.max").read_text().split()[:2]
+            if version == 2:
+                quota, period = (folder / "cpu.max").read_text().split()[:2]
+            else:
+                quota, period = ((folder / name).read_text().strip() for name in ("cpu.cfs_quota_us", "cpu.cfs_period_us"))
+            if quota not in ("max", "-1") and int(period) > 0:
+                cores = min(cores, int(quota) / int(period))
         except (OSError, ValueError):
             continue
-        if quota != "max" and int(period) > 0:
-            cores = min(cores, int(quota) / int(period))
     return cores
 
 
 def available_memory() -> int | None:
-    """Bytes this process could still take: the system's available memory, less where its cgroup's
-    limit leaves less (None where neither can be read: not Linux)."""
+    """Bytes this process could still take: the system's available memory, less where a memory
+    limit of its cgroup or of one above it leaves less (None where neither can be read: not Linux)."""
     found = []
     try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                found.append(int(line.split()[1]) << 10)
+        found += [int(line.split()[1]) << 10 for line in Path("/proc/meminfo").read_text().splitlines()
+                  if line.startswith("MemAvailable:")]
     except (OSError, ValueError, IndexError):
         pass
-    for folder in _own_cgroup_folders():
+    for folder, version in own_cgroups("memory", above=True):
+        limit_file, usage_file = ("memory.max", "memory.current") if version == 2 else \
+            ("memory.limit_in_bytes", "memory.usage_in_bytes")
         try:
-            limit = (Path(folder) / "memory.max").read_text().strip()
-            if limit != "max":
-                found.append(int(limit) - int((Path(folder) / "memory.current").read_text()))
+            limit = (folder / limit_file).read_text().strip()
+            if limit != "max" and int(limit) < 1 << 60:   # version 1 writes "no limit" as a huge number
+                found.append(int(limit) - int((folder / usage_file).read_text()))
         except (OSError, ValueError):
             continue
     return min(found) if found else None
 
 
-def _own_cgroup_folders() -> list[str]:
-    """The folders of this process's cgroup (version 2) and of every cgroup above it, where its
-    limits are set (a container's limits may be on any of them)."""
+def own_cgroups(controller: str, above: bool = False) -> list[tuple[Path, int]]:
+    """The folders of this process's own cgroups that have ``controller`` (``memory``, ``cpu``), with
+    their version (1 or 2; version 2's unified hierarchy has every controller it was given), and
+    with ``above`` every folder above each, up to its mount point (a container's limits may be set
+    on any of them). Empty where there are none to read (not Linux)."""
     try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
+        memberships = Path("/proc/self/cgroup").read_text().splitlines()
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:
         return []
-    path = next((line[3:] for line in lines if line.startswith("0::")), None)
-    if path is None:
-        return []
-    parts = [part for part in path.strip("/").split("/") if part]
-    return ["/sys/fs/cgroup/" + "/".join(parts[:depth]) for depth in range(len(parts), -1, -1)]
+    found = []
+    for mount in mounts:
+        before, _, after = mount.partition(" - ")
+        fields, tail = before.split(), after.split()
+        if len(fields) < 5 or len(tail) < 3:
+            continue
+        root, point, kind, options = fields[3], fields[4], tail[0], tail[2].split(",")
+        for membership in memberships:
+            number, controllers, path = (membership.split(":", 2) + ["", ""])[:3]
+            if kind == "cgroup" and controller in options and controller in controllers.split(","):
+                version = 1
+            elif kind == "cgroup2" and number == "0" and controllers == "":
+                version = 2
+            else:
+                continue
+            if not (path + "/").startswith(root.rstrip("/") + "/"):
+                continue
+            parts = [part for part in path[len(root.rstrip("/")):].split("/") if part]
+            depths = range(len(parts), -1, -1) if above else [len(parts)]
+            found += [(Path(point).joinpath(*parts[:depth]), version) for depth in depths]
+    return found
 
 
 def popen_options() -> dict:

@@ -320,34 +320,10 @@ class JobMemory:
 
 def _own_memory_cgroups() -> list[tuple[Path, int]]:
     """The folders of this process's own cgroups that have the memory controller, with their
-    version (1 or 2): where a cgroup for jobs can be made."""
-    try:
-        memberships = Path("/proc/self/cgroup").read_text().splitlines()
-        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
-    except OSError:
-        return []
-    found = []
-    for mount in mounts:
-        before, _, after = mount.partition(" - ")
-        fields, tail = before.split(), after.split()
-        if len(fields) < 5 or len(tail) < 3:
-            continue
-        root, point, kind, options = fields[3], fields[4], tail[0], tail[2].split(",")
-        for membership in memberships:
-            number, controllers, path = (membership.split(":", 2) + ["", ""])[:3]
-            if kind == "cgroup" and "memory" in options and "memory" in controllers.split(","):
-                version = 1
-            elif kind == "cgroup2" and number == "0" and controllers == "":
-                version = 2
-            else:
-                continue
-            if not (path + "/").startswith(root.rstrip("/") + "/"):
-                continue
-            folder = Path(point) / path[len(root.rstrip("/")):].lstrip("/")
-            if version == 2 and not _v2_memory_delegated(folder):
-                continue
-            found.append((folder, version))
-    return found
+    version (1 or 2): where a cgroup for jobs can be made (a version 2 one only where it lets its
+    children limit memory)."""
+    return [(folder, version) for folder, version in processes.own_cgroups("memory")
+            if version == 1 or _v2_memory_delegated(folder)]
 
 
 def _v2_memory_delegated(folder: Path) -> bool:
