@@ -5,8 +5,6 @@ exactly only what the contract holds exactly (``selftests/exact.py``). Every var
 is judged against both in ``test_variants``.
 """
 
-import json
-
 import pytest
 
 from kata_harness.content.curriculum import load_curriculum
@@ -14,18 +12,13 @@ from kata_harness.judging import answer_key
 from kata_harness.judging.verdicts import judge
 from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
-from selftests.exact import exact_part, verdict_shown
+from selftests.exact import exact_part, plain, verdict_shown
 from selftests.gradekit import check_schema, grade_json, statuses
 
 KEY = answer_key.load(LAYOUT.answer_key)
 KATAS = load_curriculum(LAYOUT.curriculum)
 FUNCTIONS = [f for kata in KATAS for f in kata.functions]
 FREEZE = "the answer key is stale: run `python grade.py freeze` and commit tests/answer_key.dat"
-
-
-def _plain(data):
-    """What survives the trip through JSON (tuples become lists, and so on)."""
-    return json.loads(json.dumps(data, allow_nan=True))
 
 
 def test_the_exact_part_keeps_what_the_contract_holds_exactly():
@@ -60,7 +53,7 @@ def test_key_holds_exactly_what_the_live_reference_does(info):
     spec = load_kata_spec(info.kata, LAYOUT.tests).function(info.name)
     reference = getattr(load_module(ROOT / "reference" / f"{info.kata}.py"), info.name)
     recorded = KEY.expected[info.qualified]
-    live = _plain(observe_devices(reference, spec, info.kata, list(recorded["observations"])))
+    live = plain(observe_devices(reference, spec, info.kata, list(recorded["observations"])))
     tolerance = tolerance_of(spec)
     # The same verdict as grading gives, both ways round (a tolerance is relative to the expected side).
     assert judge(spec.aspects, tolerance, live, recorded["observations"]).status == "passed", FREEZE
@@ -88,8 +81,8 @@ def test_key_and_live_reference_give_the_same_verdict_to_every_stub_and_referenc
         devices, _ = devices_for(spec)
         if qualified not in references:
             reference = getattr(load_module(ROOT / "reference" / f"{kata}.py"), name)
-            references[qualified] = _plain(observe_devices(reference, spec, kata, devices))
-        yours = _plain(observe_devices(implementation, spec, kata, devices))
+            references[qualified] = plain(observe_devices(reference, spec, kata, devices))
+        yours = plain(observe_devices(implementation, spec, kata, devices))
         recorded = KEY.expected[qualified]["observations"]
         live = judge(spec.aspects, tolerance_of(spec), yours, references[qualified])
         keyed = judge(spec.aspects, tolerance_of(spec), yours, recorded)

@@ -25,7 +25,17 @@ from pathlib import Path
 
 from ..api import Processes
 from ..aspects import ALWAYS_FOUND, ASPECTS
-from ..content.curriculum import DEFAULT_LESSON, LESSONS_FILE, did_you_mean, lint_kata, lint_lessons, load_kata, load_lessons, tomllib
+from ..content.curriculum import (
+    DEFAULT_LESSON,
+    LESSONS_FILE,
+    did_you_mean,
+    lint_kata,
+    lint_lessons,
+    load_kata,
+    load_lessons,
+    read_toml,
+    tomllib,
+)
 from ..content.messages import shortened
 from ..files import read_regular
 from ..isolation import sandbox
@@ -84,7 +94,7 @@ def _curriculum(root: Path, parts: dict, problems: list) -> dict:
             continue
         shown = path.relative_to(root).as_posix()
         try:
-            data = tomllib.loads(read_regular(path).decode("utf-8"))
+            data = read_toml(path)   # parsed once: load_kata below reads the same bytes
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             problems.append(f"{shown}: not readable TOML: {error}")
             continue
@@ -104,7 +114,7 @@ def _lessons(root: Path, problems: list) -> list:
         return [DEFAULT_LESSON]
     shown = path.relative_to(root).as_posix()
     try:
-        found = lint_lessons(tomllib.loads(read_regular(path).decode("utf-8")))
+        found = lint_lessons(read_toml(path))
         lessons = [] if found else load_lessons(path.parent)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         found, lessons = [f"not readable TOML: {error}"], []

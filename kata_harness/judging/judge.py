@@ -129,8 +129,10 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     ``_job``); ``expected`` must hold them too."""
     result = Grading()
     stop_at = time.monotonic() + deadline if deadline else float("inf")
-    lanes = [lane] + [other for index, other in enumerate(beside)   # a lane given twice is one lane
-                      if other is not lane and all(other is not earlier for earlier in beside[:index])]
+    lanes: list[Lane] = []
+    for each in (lane, *beside):
+        if all(each is not kept for kept in lanes):   # a lane given twice is one lane
+            lanes.append(each)
     queued = _Queue(lanes, by_kata(functions), extras, solutions)
     _collect_expected(expected, functions, stop_at, result)
     while queued.runs and time.monotonic() < stop_at:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from kata_harness.judging import answer_key
 from kata_harness.judging.verdicts import judge
 from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
+from selftests.exact import plain
 
 _KEY = answer_key.load(LAYOUT.answer_key)
 
@@ -89,7 +89,7 @@ def graded_both_ways(variant: Variant):
     survives the trip through JSON)."""
     spec = load_kata_spec(variant.kata, LAYOUT.tests).function(variant.function)
     expected, skipped = _reference_observed(variant.kata, variant.function)
-    yours = _plain(observe_devices(variant.implementation, spec, variant.kata, list(expected)))
+    yours = plain(observe_devices(variant.implementation, spec, variant.kata, list(expected)))
     tolerance = tolerance_of(spec)
     live = judge(spec.aspects, tolerance, yours, expected)
     keyed = judge(spec.aspects, tolerance, yours, _KEY.expected[f"{variant.kata}.{variant.function}"]["observations"])
@@ -105,9 +105,4 @@ def _reference_observed(kata: str, function: str) -> tuple[dict, list]:
     spec = load_kata_spec(kata, LAYOUT.tests).function(function)
     reference = getattr(load_module(ROOT / "reference" / f"{kata}.py"), function)
     devices, skipped = devices_for(spec)
-    return _plain(observe_devices(reference, spec, kata, devices)), skipped
-
-
-def _plain(data):
-    """What survives the trip through JSON (tuples become lists, and so on)."""
-    return json.loads(json.dumps(data, allow_nan=True))
+    return plain(observe_devices(reference, spec, kata, devices)), skipped
