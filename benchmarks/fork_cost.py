@@ -72,7 +72,7 @@ def _forked(job: dict | None, measure_memory: bool = False, isolation=None) -> t
     if pid == 0:
         os.close(read_end)
         if isolation:
-            child.prepare_job(zygote, isolation[1])
+            child.prepare_job(zygote, isolation[1], isolation[3])
         written = _private_dirty_kib() if measure_memory else 0
         if job is not None:
             child._run_job(lambda event, **fields: None, job, LAYOUT.tests)
@@ -156,7 +156,9 @@ def main() -> None:
     if cgroup is not None:
         cgroup.enter()   # as a zygote does: its jobs are born in the cgroup
     forks = processes.JobForks(own_namespaces)
-    isolation = (forks, cgroup, processes.settings())
+    gpu = sandbox.gpu_bound()
+    processes.ready_to_fork_jobs(gpu)   # as a zygote does before its first job
+    isolation = (forks, cgroup, processes.settings(), gpu)
     orders_read, orders_write = os.pipe()
     answers_read, answers_write = os.pipe()
     server = os.fork()

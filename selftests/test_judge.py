@@ -16,7 +16,7 @@ import pytest
 
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.isolation import channel
-from kata_harness.isolation.protocol import LINE_LIMIT, NESTING_LIMIT
+from kata_harness.isolation.protocol import LINE_LIMIT, NESTING_LIMIT, nesting_of_line
 from kata_harness.judging import answer_key, judge, verdicts
 from kata_harness.judging.expectations import Recorded
 from kata_harness.judging.verdicts import Status
@@ -228,7 +228,29 @@ MALFORMED_LINES = {
     "nested too deep": (b'{"event": "observed", "x": ' + b"[" * (NESTING_LIMIT + 5) + b"]" * (NESTING_LIMIT + 5) + b"}\n",
                         f"nested more than {NESTING_LIMIT} levels deep"),
     "nested past the decoder": (b'{"event": "observed", "x": ' + b"[" * 20000 + b"]" * 20000 + b"}\n", "not JSON"),
+    # Strings ending in escapes before the nesting: counted as the decoder reads them.
+    "nested too deep after escapes": (b'{"event": "observed", "s": "\\\\", "t": "\\"[", "x": '
+                                      + b"[" * (NESTING_LIMIT + 5) + b"]" * (NESTING_LIMIT + 5) + b"}\n",
+                                      f"nested more than {NESTING_LIMIT} levels deep"),
+    "not UTF-8": ('{"event": "observed"}'.encode("utf-16") + b"\n", "not JSON"),
 }
+
+
+def _levels(value) -> int:
+    """Levels of lists and objects in a decoded value, walked (what ``nesting_of_line`` counts)."""
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+    return 0 if inner is None else 1 + max(map(_levels, inner), default=0)
+
+
+NESTED_LINES = [b'3', b'"[[{"', b'[]', b'[[[[]]]]', b'{"a": "x\\\\"}', b'{"a": "[[[\\"{"}',
+                b'{"a": [[["\\\\\\"]"]]]}', b'{"k": "\\u005b", "v": [1, [2, {"w": []}]]}',
+                '{"中": ["中[", {}], "]": "}}}"}'.encode(), b'[{"\\"": "\\\\\\""}, [[]]]',
+                b'{"event": "observed", "x": ' + b"[" * 150 + b"]" * 150 + b"}"]
+
+
+@pytest.mark.parametrize("raw", NESTED_LINES)
+def test_the_nesting_of_a_line_is_that_of_its_value(raw):
+    assert nesting_of_line(raw) == _levels(json.loads(raw))
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED_LINES))

@@ -114,7 +114,8 @@ class Child:
         self.retiring = False   # a zygote that said it will serve no further job
         with _LIVE_LOCK:
             _LIVE.add(self)
-        self.events: queue.Queue = queue.Queue()
+        # SimpleQueue: its put and get are C calls, where Queue's take Python locks (each event crosses threads).
+        self.events: queue.SimpleQueue = queue.SimpleQueue()
         self.output_tail = ""
         self.output_job = ""    # a zygote's: the job whose output ``output_tail`` holds
         self.output_changed = threading.Condition()

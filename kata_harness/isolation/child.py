@@ -155,6 +155,8 @@ def _serve_forks(events, jobs, orders: _Orders, tests: Path, sandboxed: bool, ow
     if memory is not None:
         memory.enter()   # before ``settings``: the cgroup it is in is one of them
     settings = processes.settings()
+    gpu = sandbox.gpu_bound()   # the devices it was started with: each job's filter follows them
+    processes.ready_to_fork_jobs(gpu)
     zygote = os.getpid()
     while (job := orders.next_job()) is not None:
         job_id = job.get("job")
@@ -170,7 +172,7 @@ def _serve_forks(events, jobs, orders: _Orders, tests: Path, sandboxed: bool, ow
         pid = forks.fork()
         if pid == 0:
             os.close(read_end)
-            _start_job(zygote, events, jobs, write_end, job, memory, tests)
+            _start_job(zygote, events, jobs, write_end, job, memory, tests, gpu)
         os.close(write_end)
         _relay(pid, read_end, events, orders, job_id)
         _, status = os.waitpid(pid, 0)
@@ -196,25 +198,26 @@ def _job_cgroup(folder: str | None):
         return None
 
 
-def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, tests: Path) -> None:
+def _start_job(zygote: int, events, jobs, write_end: int, job: dict, memory, tests: Path, gpu: bool) -> None:
     """In a job just forked: cut every tie to the zygote and the jobs beside it, then run the job
     and end. Never returns."""
     events.close()
     jobs.close()   # the jobs still queued are not this job's to read
-    prepare_job(zygote, memory)
+    prepare_job(zygote, memory, gpu)
     _run_job(_Channel(os.fdopen(write_end, "wb", buffering=0), job.get("job")), job, tests)
     os._exit(0)
 
 
-def prepare_job(zygote: int, memory) -> None:
+def prepare_job(zygote: int, memory, gpu: bool) -> None:
     """In a job just forked from ``zygote``, before anything of the job runs: it dies with its
     zygote, leads a process group of its own, is in the jobs' memory cgroup (``memory``: born there,
     or moved in now; else caps its address space), takes namespaces (a network of its own among them) and a session keyring
     of its own, is the first process the kernel stops when the machine runs out of memory, gives up
     every capability, may hold only ``sandbox.OPEN_FILES_LIMIT`` files open (which bounds the pipe
     buffers it can fill) and can make no namespace, mount, socket, memory file or shared memory
-    segment any more (``processes.restrict_system_calls``). (``benchmarks/fork_cost.py`` measures
-    what this costs.)"""
+    segment any more (``processes.restrict_system_calls``; with ``gpu``, memory files, shared memory
+    and sockets stay allowed, as CUDA's driver needs them). The zygote has made all of it ready
+    (``processes.ready_to_fork_jobs``). (``benchmarks/fork_cost.py`` measures what this costs.)"""
     # The first process of a pid namespace of its own (number 1) sees its parent outside as 0.
     processes.die_with_parent(0 if os.getpid() == 1 else zygote)
     os.setsid()   # its own process group, killed as a whole
@@ -224,9 +227,9 @@ def prepare_job(zygote: int, memory) -> None:
     processes.isolate_job()
     processes.drop_capabilities()
     if memory is None:
-        sandbox.limit_address_space()
+        sandbox.limit_address_space(gpu)
     sandbox.limit_open_files()
-    processes.restrict_system_calls(gpu=sandbox.gpu_bound())
+    processes.restrict_system_calls(gpu=gpu)
 
 
 def changed_by_job(settings: tuple, forks) -> bool:

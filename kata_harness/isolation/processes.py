@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Collection
+from functools import cache
 from pathlib import Path
 
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
@@ -237,31 +238,45 @@ def drop_capabilities() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes  # deferred: used on Linux only (prctl)
-
-        libc = ctypes.CDLL(None, use_errno=True)
+        libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         if _effective_capabilities() == 0:
             return True
-        last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
-        for capability in range(last + 1):
+        for capability in range(_last_capability() + 1):
             libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
         number = _CAPSET.get(platform.machine().lower())
         if number is not None:
-            header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
-            libc.syscall(number, header, (ctypes.c_uint32 * 6)())   # two empty (effective, permitted, inheritable)
+            libc.syscall(number, *_empty_capability_sets())
     except (OSError, AttributeError, ValueError):
         return False
     return _effective_capabilities() == 0
 
 
+@cache
+def _empty_capability_sets() -> tuple:
+    """capset(2)'s arguments that clear every set: its header (version 3, this process) and two
+    empty sets of (effective, permitted, inheritable), made once per process."""
+    import ctypes  # deferred: used on Linux only
+
+    return (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0), (ctypes.c_uint32 * 6)()
+
+
+@cache
+def _last_capability() -> int:
+    """The number of the kernel's last capability (read once per process; the kernel's, it never changes)."""
+    return int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+
+
 def _effective_capabilities() -> int:
     """This process's permitted and effective capability bits (-1 when they cannot be read)."""
     try:
-        lines = Path("/proc/self/status").read_text().splitlines()
-        fields = dict(line.split(":", 1) for line in lines if ":" in line)
-        return int(fields["CapEff"], 16) | int(fields["CapPrm"], 16)
-    except (OSError, KeyError, ValueError):
+        status = _read_whole("/proc/self/status")
+        bits = 0
+        for name in (b"\nCapEff:", b"\nCapPrm:"):
+            start = status.index(name) + len(name)
+            bits |= int(status[start:status.index(b"\n", start)], 16)
+        return bits
+    except (OSError, ValueError):
         return -1
 
 
@@ -338,10 +353,29 @@ _KEYCTL_JOIN_SESSION_KEYRING, _KEYCTL_CLEAR, _KEYCTL_GET_PERSISTENT = 1, 7, 22
 _KEY_SPEC_USER_KEYRING, _KEY_SPEC_USER_SESSION_KEYRING = -4, -5
 
 
+@cache
 def _libc():
+    """The C library, loaded once per process (a job forked from a zygote that loaded it uses the
+    zygote's: see ``ready_to_fork_jobs``)."""
     import ctypes  # deferred: used on Linux only (namespaces, keyrings)
 
     return ctypes.CDLL(None, use_errno=True)
+
+
+def ready_to_fork_jobs(gpu: bool) -> None:
+    """Linux, in a zygote before its first job: load what every job's confinement uses (the C
+    library, the number of capabilities, the system-call filter for ``gpu``), so that each job only
+    makes its system calls, instead of building them again in memory it shares with the zygote
+    (every page a job writes there is copied for it first)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        _libc()
+    except OSError:
+        return
+    _last_capability()
+    _empty_capability_sets()
+    _system_call_filter(gpu)
 
 
 def enter_zygote_namespaces() -> bool:
@@ -448,9 +482,8 @@ def first_to_go_out_of_memory() -> None:
     trace it could look, which the pid namespaces keep from naming it anyway.)"""
     if not sys.platform.startswith("linux"):
         return
-    score = Path("/proc/self/oom_score_adj")
     try:
-        score.write_text("1000")
+        _write_own("oom_score_adj", b"1000")
         return
     except PermissionError:
         pass
@@ -460,11 +493,20 @@ def first_to_go_out_of_memory() -> None:
         libc = _libc()
         libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
         try:
-            score.write_text("1000")
+            _write_own("oom_score_adj", b"1000")
         finally:
             libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     except OSError:
         pass
+
+
+def _write_own(name: str, data: bytes) -> None:
+    """Write ``data`` to this process's ``/proc/self/NAME`` (in a job: no more than it takes)."""
+    fd = os.open(f"/proc/self/{name}", os.O_WRONLY)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
 
 
 # What a job may not do once it runs (``restrict_system_calls``), by machine: the audit architecture
@@ -526,28 +568,43 @@ def restrict_system_calls(gpu: bool = False) -> bool:
     (an abstract UNIX socket, a port) and holds buffers (up to 8 MiB each) that no limit counts, not
     even a memory cgroup. Returns whether the filter is in place (False on other machines, or where
     the kernel has no seccomp)."""
-    chosen = _SECCOMP_CALLS.get(platform.machine().lower())
-    if not sys.platform.startswith("linux") or chosen is None:
+    if not sys.platform.startswith("linux"):
         return False
-    arch, always, without_gpu, clone, clone3, x32 = chosen
     try:
+        program = _system_call_filter(gpu)
+        if program is None:
+            return False
         import ctypes  # deferred: used on Linux only (prctl)
 
-        class Instruction(ctypes.Structure):
-            _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
-                        ("k", ctypes.c_uint32)]
-
-        class Program(ctypes.Structure):
-            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
-
-        instructions = _seccomp_program(arch, always + (() if gpu else without_gpu), clone, clone3, x32)
-        array = (Instruction * len(instructions))(*(Instruction(*i) for i in instructions))
-        program = Program(len(instructions), array)
         libc = _libc()
         libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)   # what lets a process without capabilities filter itself
         return libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(program), 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+@cache
+def _system_call_filter(gpu: bool):
+    """The BPF program of ``restrict_system_calls`` for this machine as the kernel takes it (a
+    ``sock_fprog``), built once per process; None on a machine it has no numbers for."""
+    chosen = _SECCOMP_CALLS.get(platform.machine().lower())
+    if chosen is None:
+        return None
+    arch, always, without_gpu, clone, clone3, x32 = chosen
+    import ctypes  # deferred: used on Linux only
+
+    class Instruction(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                    ("k", ctypes.c_uint32)]
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Instruction))]
+
+    instructions = _seccomp_program(arch, always + (() if gpu else without_gpu), clone, clone3, x32)
+    array = (Instruction * len(instructions))(*(Instruction(*i) for i in instructions))
+    program = Program(len(instructions), array)
+    program.instructions = array   # the program points into it: kept alive with it
+    return program
 
 
 def clear_shared_objects() -> None:
@@ -565,7 +622,7 @@ def clear_shared_objects() -> None:
                          ("msg", lambda i: libc.msgctl(i, ipc_rmid, None)),
                          ("sem", lambda i: libc.semctl(i, 0, ipc_rmid))):
         try:
-            rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+            rows = _read_whole(f"/proc/sysvipc/{kind}").splitlines()[1:]
         except OSError:
             continue
         for row in rows:
@@ -587,13 +644,32 @@ def settings() -> tuple:
     it to another cgroup): a zygote compares them after every job and retires if any changed."""
     import resource  # deferred: POSIX only
 
-    limits = tuple(resource.getrlimit(getattr(resource, name)) for name in sorted(dir(resource))
-                   if name.startswith("RLIMIT_"))
+    limits = tuple(resource.getrlimit(limit) for limit in _resource_limits())
     facts: list = [limits, os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0),
                    os.sched_getparam(0).sched_priority, frozenset(os.sched_getaffinity(0))]
     for name in ("oom_score_adj", "autogroup", "cgroup", "timerslack_ns", "coredump_filter"):
         try:
-            facts.append(Path(f"/proc/self/{name}").read_bytes())
+            facts.append(_read_whole(f"/proc/self/{name}"))
         except OSError:
             facts.append(None)
     return tuple(facts)
+
+
+@cache
+def _resource_limits() -> tuple[int, ...]:
+    """Every resource limit this system has (``resource.RLIMIT_*``), found once per process."""
+    import resource  # deferred: POSIX only
+
+    return tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
+
+
+def _read_whole(path: str) -> bytes:
+    """A small file's bytes, read with as little as it takes (a zygote reads these after every job)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = [os.read(fd, 1 << 16)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 16))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -227,11 +227,11 @@ def limit_open_files() -> None:
         pass
 
 
-def limit_address_space() -> None:
+def limit_address_space(gpu: bool | None = None) -> None:
     """In a job that has no memory cgroup: cap its address space at what it has now plus
     ``memory_limit()``, which counts shared mappings too (not where a GPU is bound: CUDA reserves
-    address space far beyond what it uses)."""
-    if _gpu_devices():
+    address space far beyond what it uses; ``gpu``: whether one is, None to look now)."""
+    if gpu if gpu is not None else gpu_bound():
         return
     try:
         import resource  # deferred: POSIX only
