@@ -115,6 +115,35 @@ def test_no_job_finds_the_shared_memory_or_keys_an_earlier_job_left(worker):
                                                           "session": False}
 
 
+@pytest.mark.e2e
+@pytest.mark.skipif(KEY_CALLS is None, reason="add_key and keyctl numbers known for x86_64 and aarch64 only")
+def test_a_zygote_clears_every_ipc_object_and_key_a_job_left_where_they_shared_them():
+    """Where a job could have no IPC namespace or keyrings of its own, its zygote clears up after it
+    (``clear_shared_objects``): every shared memory segment, message queue, semaphore set and key
+    that the namespace holds is gone, as a later job would look for them."""
+    shown = _ordinary(_key_calls(f"""
+        import json, sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from kata_harness.isolation import processes
+        libc = ctypes.CDLL(None, use_errno=True)
+        create = 0o1000 | 0o600
+        def held():
+            return {{"shm": libc.shmget(0x4B415441, 0, 0) >= 0, "msg": libc.msgget(0x4B415442, 0) >= 0,
+                     "sem": libc.semget(0x4B415443, 0, 0) >= 0,
+                     "key": libc.syscall(__KEYCTL__, 10, -4, b"user", b"kata-answers", 0) >= 0}}
+        libc.shmget(0x4B415441, 1 << 20, create)
+        libc.msgget(0x4B415442, create)
+        libc.semget(0x4B415443, 1, create)
+        libc.syscall(__ADD_KEY__, b"user", b"kata-answers", b"42", 2, -4)
+        before = held()
+        processes.clear_shared_objects()
+        print(json.dumps({{"before": before, "after": held()}}))
+    """))
+    seen = json.loads(shown)
+    assert seen["before"] == dict.fromkeys(("shm", "msg", "sem", "key"), True), seen   # each was made
+    assert seen["after"] == dict.fromkeys(("shm", "msg", "sem", "key"), False), seen
+
+
 SHARED_MAPPING = """
 def filled(shape, value):
     import mmap
