@@ -7,9 +7,10 @@ is judged against both in ``test_variants``.
 
 import pytest
 
+from kata_harness.aspects.compare import Tolerance
 from kata_harness.content.curriculum import load_curriculum
 from kata_harness.judging import answer_key
-from kata_harness.judging.verdicts import judge
+from kata_harness.judging.verdicts import Status, incomplete, judge, verdict_for
 from kata_harness.layout import LAYOUT, ROOT
 from kata_harness.observation.local import devices_for, load_kata_spec, load_module, observe_devices, tolerance_of
 from selftests.exact import exact_part, plain, verdict_shown
@@ -70,6 +71,25 @@ def _stubs_and_references():
         for info in kata.functions:
             yield info.qualified, f"{info.qualified}:stub", getattr(stub, info.name)
             yield info.qualified, f"{info.qualified}:reference", getattr(reference, info.name)
+
+
+@pytest.mark.parametrize("info", FUNCTIONS, ids=lambda f: f.qualified)
+def test_every_record_of_the_key_passes_against_itself_case_by_case_and_aspect_by_aspect(info):
+    """``verdict_for`` passes observations equal to the expected ones without judging them aspect
+    by aspect: sound only while every aspect finds nothing, and nothing is missing, in any record
+    judged against itself. The reference passing its katas no longer shows that (its observations
+    are the key's, taken at once), so each record is held to it here."""
+    recorded = KEY.expected[info.qualified]
+    tolerance = Tolerance(recorded["rtol"], recorded["atol"])
+    assert judge(recorded["aspects"], tolerance, recorded["observations"], recorded["observations"]).status == "passed"
+    assert incomplete(recorded["observations"], recorded["observations"]) is None
+
+
+def test_observations_equal_to_what_a_raising_reference_observed_are_still_its_error():
+    recorded = next(iter(KEY.expected.values()))
+    raising = {**recorded, "observations": {"cpu": [{"call": "f()", "raised": {"type": "ValueError", "message": "no"}}]}}
+    verdict = verdict_for(raising, {"cpu": [{"call": "f()", "raised": {"type": "ValueError", "message": "no"}}]})
+    assert verdict.status == Status.ERROR and verdict.reason_key == "error.reference"
 
 
 def test_key_and_live_reference_give_the_same_verdict_to_every_stub_and_reference_function():
