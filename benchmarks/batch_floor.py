@@ -11,12 +11,15 @@ distinct kata files (``jobs``) times what one forked job costs, as ``benchmarks/
 measures it in the same checkout (its ``forked job``: CPU per job, the zygote's and the job's).
 Alternating, in one session (machines are noisy: compare within one run):
 
-- ``fork_cost.py --rounds 1`` of each checkout: its CPU milliseconds per forked job;
+- ``fork_cost.py --rounds 2`` of each checkout, before and after each of its batches (the floor of
+  one moment differs from the next by a tenth or more on a shared machine): its CPU milliseconds
+  per forked job;
 - ``grade.py batch CLASS --out G.json`` with every term option, of each checkout (sandboxed unless
-  ``--no-sandbox``): wall seconds and the CPU seconds of all its processes.
+  ``--no-sandbox``): wall seconds and the CPU seconds of all its processes (counted exactly by a
+  cgroup where the benchmark may make one, else sampled: ``batch_throughput.timed_batch``).
 
-It reports each batch's CPU over its checkout's floor (``jobs`` x the forked job's CPU), and its
-wall time over that floor spread over the CPUs batch uses (``-j``, default every CPU).
+It reports each batch's CPU over its checkout's floor (``jobs`` x the median forked job's CPU), and
+its wall time over that floor spread over the CPUs batch uses (``-j``, default every CPU).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from batch_throughput import make_class, timed_batch  # noqa: E402
+from batch_throughput import CountingCgroup, make_class, timed_batch  # noqa: E402
 from term_cost import write_term_files  # noqa: E402
 
 
@@ -44,8 +47,8 @@ def distinct_kata_files(submissions: Path) -> int:
 
 
 def forked_job_ms(project: Path) -> float:
-    """CPU milliseconds of one forked job in ``project`` (``fork_cost.py``, one round)."""
-    done = subprocess.run([sys.executable, str(project / "benchmarks" / "fork_cost.py"), "--rounds", "1"],
+    """CPU milliseconds of one forked job in ``project`` (``fork_cost.py``, two rounds)."""
+    done = subprocess.run([sys.executable, str(project / "benchmarks" / "fork_cost.py"), "--rounds", "2"],
                           cwd=project, capture_output=True, text=True, check=True)
     return float(json.loads(done.stdout)["cpu_ms_per_job"]["forked job"])
 
@@ -73,8 +76,13 @@ def main() -> None:
                 floors[name].append(forked_job_ms(project))
                 wall, _, _, cpu = timed_batch(project, where / "class", where / f"{name}.json", flags + term)
                 batches[name].append((wall, cpu))
+                floors[name].append(forked_job_ms(project))
+    counting = CountingCgroup.make() if sys.platform.startswith("linux") else None
+    if counting is not None:
+        counting.remove()
     print(f"{args.submissions} submissions, {jobs} distinct kata files, {os.cpu_count()} CPUs (load average "
-          f"{os.getloadavg()[0]:.1f} at the end), {'unsandboxed' if args.no_sandbox else 'sandboxed'}, every term option")
+          f"{os.getloadavg()[0]:.1f} at the end), {'unsandboxed' if args.no_sandbox else 'sandboxed'}, every term option, "
+          f"batch's CPU {'counted by a cgroup' if counting else 'sampled'}")
     for name, project in projects.items():
         job_ms = statistics.median(floors[name])
         wall = statistics.median(w for w, _ in batches[name])
