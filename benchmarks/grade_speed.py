@@ -15,7 +15,11 @@ Runs, alternately, in one session (machines are noisy: only ratios from one run 
 - one kata:     python grade.py k01 in that template
 - with ``--compare``, reference and stubs again in another checkout (the version before a change)
 
-and reports the median wall time of each and its ratio to both floors, and for the floors,
+and reports the median wall time of each and its ratio to both floors, whether each checkout's
+answer key stands in for the live reference on this machine (a key frozen on another machine,
+whose CPU has other instruction sets, or with another harness does not: that checkout's reference
+and stubs grades then observe the reference live, in a referee beside the learner's lane, and cost
+a second torch import; ``python grade.py freeze`` there first to compare like with like), and for the floors,
 reference and stubs also the median CPU time (user and system of the whole process tree, from a
 run of its own beside each: unsandboxed, since a sandboxed child is killed, not waited for, and
 its CPU time would go uncounted), which a machine shared with other work changes far less.
@@ -63,6 +67,23 @@ def template_with_reference(folder: Path) -> Path:
     return template
 
 
+STANDING_IN = ("from kata_harness.judging import answer_key as a; from kata_harness.layout import LAYOUT; "
+               "k = a.load(LAYOUT.answer_key); print(len(k.standing_in(LAYOUT.root)) if k else 0, "
+               "len(k.expected) if k else 0)")
+
+
+def standing_in(checkout: Path) -> str:
+    """How many of the functions that ``checkout``'s answer key holds it stands in for here."""
+    done = subprocess.run([sys.executable, "-c", STANDING_IN], cwd=checkout, capture_output=True, text=True)
+    if done.returncode != 0:
+        return "could not be read"
+    held, total = done.stdout.split()
+    if held == total:
+        return f"stands in for all {total} functions"
+    return (f"stands in for {held} of {total} functions: the rest is observed live by a referee "
+            "(frozen on another machine or with another harness; run `python grade.py freeze` there)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -97,6 +118,9 @@ def main() -> None:
     medians = {name: statistics.median(values) for name, values in times.items()}
     cpu = {name: statistics.median(values) for name, values in cpus.items()}
     print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"answer key, this checkout: {standing_in(ROOT)}")
+    if args.compare:
+        print(f"answer key, other checkout: {standing_in(args.compare.resolve())}")
     for name, values in times.items():
         line = (f"{name:<16} median {medians[name]:5.2f} s  ({', '.join(f'{t:.2f}' for t in values)})"
                 f"  {medians[name] / medians['floor']:.2f}x floor  {medians[name] / medians['lazy floor']:.2f}x lazy floor")

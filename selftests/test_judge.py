@@ -46,6 +46,7 @@ K01 = [name for name in FUNCTIONS if name.startswith("k01_creation.")]
 K01_NAMES = [name.split(".")[1] for name in K01]   # arange_inclusive, evenly_spaced, filled, mask_like
 K02 = [name for name in FUNCTIONS if name.startswith("k02_creation_traps.")]
 K03 = [name for name in FUNCTIONS if name.startswith("k03_dtypes.")]
+K04 = [name for name in FUNCTIONS if name.startswith("k04_promotion.")]
 
 
 @pytest.fixture
@@ -423,24 +424,33 @@ def test_jobs_queued_on_a_process_that_ended_are_sent_again_in_order(clock):
     assert all(child.process == 2 for child in lane.followed()[1:])
 
 
-def test_katas_are_dealt_in_turn_to_lanes_side_by_side_and_a_lane_that_ends_sends_again_only_its_own(clock):
-    """With a lane beside the first, the katas' jobs go to the two in turn (each runs its own one
-    after another, the two at once) and are followed in the katas' order; when one lane's process
-    ends, only the jobs queued on that lane are sent again. A lane given twice is one lane."""
+def test_katas_are_dealt_there_and_back_to_lanes_side_by_side_and_a_lane_that_ends_sends_again_only_its_own(clock):
+    """With a lane beside the first, the katas' jobs go to the two there and back (first, second,
+    second, first: each runs its own one after another, the two at once) and are followed in the
+    katas' order; when one lane's process ends, only the jobs queued on that lane are sent again.
+    A lane given twice is one lane."""
     script = answered("k01_creation", K01_NAMES) + [LaneDies()]
     script.insert(-2, LaneDies())   # the first lane's process ends before k01's last event is read
     first, second = FakeLane(clock, KEY, {"k01_creation": [script]}), FakeLane(clock, KEY)
-    functions = [FUNCTIONS[name] for name in K01 + K02 + K03]
+    functions = [FUNCTIONS[name] for name in K01 + K02 + K03 + K04]
     grading = judge.grade(functions, Path("/nowhere"), Recorded(KEY), lane=first, beside=[second, first])
-    assert _status(grading) == dict.fromkeys(K01 + K02 + K03, "passed")
-    assert first.jobs() == [K01, K03, K03] and second.jobs() == [K02]
-    assert [child.functions for child in first.followed()] == [K01, K03]
-    assert [child.functions for child in second.followed()] == [K02]
+    assert _status(grading) == dict.fromkeys(K01 + K02 + K03 + K04, "passed")
+    assert first.jobs() == [K01, K04, K04] and second.jobs() == [K02, K03]
+    assert [child.functions for child in first.followed()] == [K01, K04]
+    assert [child.functions for child in second.followed()] == [K02, K03]
     assert second.process == 1   # untouched by the first lane's end
 
     alone = FakeLane(clock, KEY)
     judge.grade(functions, Path("/nowhere"), Recorded(KEY), lane=alone, beside=[alone])
-    assert alone.jobs() == [K01, K02, K03]
+    assert alone.jobs() == [K01, K02, K03, K04]
+
+
+def test_katas_are_dealt_there_and_back_so_that_the_dearer_later_katas_are_shared():
+    """Two lanes get 0 1 1 0 0 1 ..., three 0 1 2 2 1 0 0 ...: every lane gets one of each pair of
+    neighbours at the turn, so neither is left all the dearer katas of the end."""
+    assert [judge.dealt_to(index, 2) for index in range(8)] == [0, 1, 1, 0, 0, 1, 1, 0]
+    assert [judge.dealt_to(index, 3) for index in range(7)] == [0, 1, 2, 2, 1, 0, 0]
+    assert {judge.dealt_to(index, 1) for index in range(5)} == {0}
 
 
 def test_the_deadline_stops_grading_and_leaves_no_function_without_a_verdict(clock):
