@@ -18,9 +18,9 @@ Runs, alternately, in one session (machines are noisy: only ratios from one run 
 and reports the median wall time of each and its ratio to both floors, whether each checkout's
 answer key stands in for the live reference on this machine (a key frozen on another machine,
 whose CPU has other instruction sets, or with another harness does not: that checkout's reference
-and stubs grades then observe the reference live, in a referee beside the learner's lane, and cost
-a second torch import; ``python grade.py freeze`` there first to compare like with like), and for the floors,
-reference and stubs also the median CPU time (user and system of the whole process tree, from a
+and stubs grades then observe the reference live, in a referee beside the learner's lane, and
+cost a second torch import; run ``python grade.py freeze`` there first to compare like with
+like), and for the floors, reference and stubs also the median CPU time (user and system of the whole process tree, from a
 run of its own beside each: unsandboxed, since a sandboxed child is killed, not waited for, and
 its CPU time would go uncounted), which a machine shared with other work changes far less.
 """

@@ -87,8 +87,6 @@ def dealt_to(index: int, lanes: int) -> int:
     lanes), not in turn. Later katas cost more (the training loops come last), so in turn the
     last lane would get the dearer of every pair: with a full grade's 42 katas that left one
     lane about a third more work than the other, and the grade waiting for it alone at its end."""
-    if lanes < 2:
-        return 0
     lap, place = divmod(index, lanes)
     return place if lap % 2 == 0 else lanes - 1 - place
 
@@ -97,9 +95,8 @@ class _Queue:
     """The learner jobs of one grading, in the order they are followed: each kata's job is submitted
     at once (the learner's side works while the expected results are collected), the katas dealt
     to the ``lanes`` there and back (``dealt_to``; side by side, each lane runs its own jobs one
-    after another), and a
-    job whose process is gone is sent again, with every job queued after it on its lane, to that
-    lane's fresh process."""
+    after another), and a job whose process is gone is sent again, with every job queued after it
+    on its lane, to that lane's fresh process."""
 
     def __init__(self, lanes: Sequence[Lane], katas: list[list[FunctionInfo]], extras: dict | None, solutions: Path):
         self.extras, self.solutions = extras, solutions
@@ -130,9 +127,9 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     """Grade ``functions`` from ``solutions`` against ``expected`` (an ``expectations`` source);
     always returns a verdict for every function, whatever the learner code does.
 
-    Each kata is one job on ``lane`` (or, with lanes ``beside`` it, on each as ``dealt_to`` deals them: their processes
-    run side by side, on cores of their own), so each runs in a process no other kata touched:
-    whatever one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs
+    Each kata is one job on ``lane`` (or, with lanes ``beside`` it, on the one ``dealt_to`` deals it
+    to: their processes run side by side, on cores of their own), so each runs in a process no
+    other kata touched: whatever one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs
     only its own functions. A job cut short (a hang, a crash, a violation) is charged to the
     function it was running, and a fresh process grades the rest of that kata later; a kata whose
     job lost its process from outside is named in ``orphaned`` (its caller grades it again). Jobs
