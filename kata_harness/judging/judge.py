@@ -128,14 +128,14 @@ def grade(functions: list[FunctionInfo], solutions: Path, expected, *, lane: Lan
     always returns a verdict for every function, whatever the learner code does.
 
     Each kata is one job on ``lane`` (or, with lanes ``beside`` it, on the one ``dealt_to`` deals it
-    to: their processes run side by side, on cores of their own), so each runs in a process no
-    other kata touched: whatever one kata does (patch torch or the harness, leave threads, crash, send nonsense) costs
-    only its own functions. A job cut short (a hang, a crash, a violation) is charged to the
-    function it was running, and a fresh process grades the rest of that kata later; a kata whose
-    job lost its process from outside is named in ``orphaned`` (its caller grades it again). Jobs
-    are followed in the order they were queued (each event's time is when it arrived, so a job
-    followed later keeps its exact time limits). ``extras``: official grading's hidden cases (see
-    ``_job``); ``expected`` must hold them too."""
+    to: their processes run side by side, on cores of their own), so each runs in a process no other
+    kata touched: whatever one kata does (patch torch or the harness, leave threads, crash, send
+    nonsense) costs only its own functions. A job cut short (a hang, a crash, a violation) is
+    charged to the function it was running, and a fresh process grades the rest of that kata later;
+    a kata whose job lost its process from outside is named in ``orphaned`` (its caller grades it
+    again). Jobs are followed in the order they were queued (each event's time is when it arrived,
+    so a job followed later keeps its exact time limits). ``extras``: official grading's hidden
+    cases (see ``_job``); ``expected`` must hold them too."""
     result = Grading()
     stop_at = time.monotonic() + deadline if deadline else float("inf")
     lanes: list[Lane] = []
